@@ -1,0 +1,13 @@
+"""corefud_scorer: coreference scores for CorefUD 1.x files.
+
+The pipeline, one module a step: :mod:`.read` -> :mod:`.check` ->
+:mod:`.match` -> :mod:`.partition` -> :mod:`.metrics` -> :mod:`.report`;
+:mod:`.api` runs it and :mod:`.cli` is the command line.
+"""
+
+__version__ = "0.1.0"
+
+from .api import Options, Result, MetricScore, score  # noqa: E402
+from .errors import ScorerError  # noqa: E402
+
+__all__ = ["Options", "Result", "MetricScore", "score", "ScorerError", "__version__"]

@@ -1,0 +1,260 @@
+"""The library entry point: score a response file against a key file.
+
+``score(key_path, response_path, Options(...))`` reads both files document by
+document (read -> check -> match -> partition -> metrics), adds each
+document's sufficient statistics, and returns a typed :class:`Result`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from itertools import zip_longest
+
+from . import __version__
+from .check import check_documents, missing_document
+from .errors import ScorerError
+from .match import MATCHING_MODES, ZERO_METHODS
+from .metrics import BLANC_PARTS, ENTITY_METRICS, MENTION_METRICS, Counts, f1, ratio
+from .partition import build_partition
+from .read import iter_raw_documents, load_document
+
+# What ``-m all`` means, in 1.2's order.
+ALL_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero")
+METRIC_NAMES = ALL_METRICS + ("mention",)
+CONLL_PARTS = ("muc", "bcub", "ceafe")
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to score. The defaults are those of ``corefud-scorer.py`` 1.2."""
+
+    metrics: tuple[str, ...] = ("all",)
+    keep_singletons: bool = False
+    match: str = "head"
+    zero_match: str = "dependent"
+
+    def __post_init__(self):
+        if self.match not in MATCHING_MODES:
+            raise ValueError(f"match must be one of {MATCHING_MODES}, not {self.match!r}")
+        if self.zero_match not in ZERO_METHODS:
+            raise ValueError(f"zero_match must be one of {ZERO_METHODS}, not {self.zero_match!r}")
+        unknown = [m for m in self.metrics if m != "all" and m not in METRIC_NAMES]
+        if unknown:
+            raise ValueError(f"unknown metric(s): {', '.join(unknown)}")
+
+    @property
+    def metric_list(self) -> tuple[str, ...]:
+        """The metrics to compute, in the order they are reported."""
+        return ALL_METRICS if "all" in self.metrics else tuple(self.metrics)
+
+
+@dataclass
+class MetricScore:
+    """One metric's scores (fractions) and the summed statistics behind them.
+
+    ``recall``/``precision``/``f1`` are None when the metric is not applicable
+    (the zero score with no zero anaphor on either side). BLANC is the mean of
+    its coreference and non-coreference parts, given in ``parts``.
+    """
+
+    name: str
+    recall: float | None
+    precision: float | None
+    f1: float | None
+    counts: Counts
+    parts: dict[str, "MetricScore"] = field(default_factory=dict)
+
+    @property
+    def applicable(self) -> bool:
+        return self.recall is not None
+
+
+@dataclass
+class DocumentResult:
+    """One document's statistics, per metric (BLANC as its two parts)."""
+
+    doc_id: object
+    counts: dict[str, object]
+    key_mentions: int
+    response_mentions: int
+    key_entities: int
+    response_entities: int
+
+
+@dataclass
+class Result:
+    metrics: dict[str, MetricScore]
+    conll: float | None
+    documents: list[DocumentResult]
+    warnings: list[str]
+    settings: dict
+
+
+def _from_counts(name: str, counts: Counts) -> MetricScore:
+    recall = ratio(counts.recall_num, counts.recall_den)
+    precision = ratio(counts.precision_num, counts.precision_den)
+    return MetricScore(name, recall, precision, f1(precision, recall), counts)
+
+
+def _blanc(parts: list[Counts]) -> MetricScore:
+    # 1.2 averages recall, precision and F1 over the parts that have links
+    # on either side; with none, BLANC is 0.
+    scored = {label: _from_counts(label, c)
+              for label, c in zip(("coreference", "non_coreference"), parts)}
+    used = [s for s, c in zip(scored.values(), parts)
+            if not (c.precision_den == 0 and c.recall_den == 0)]
+    total = parts[0] + parts[1]
+    if not used:
+        return MetricScore("blanc", 0.0, 0.0, 0.0, total, scored)
+    return MetricScore("blanc",
+                       sum(s.recall for s in used) / len(used),
+                       sum(s.precision for s in used) / len(used),
+                       sum(s.f1 for s in used) / len(used), total, scored)
+
+
+def document_counts(partition, metrics) -> dict[str, object]:
+    """Each requested metric's statistics for one aligned document."""
+    out: dict[str, object] = {}
+    for name in metrics:
+        if name in out:
+            continue
+        if name in ENTITY_METRICS:
+            out[name] = ENTITY_METRICS[name](partition.contingency)
+        elif name == "blanc":
+            out[name] = [part(partition.contingency) for part in BLANC_PARTS]
+        else:
+            out[name] = MENTION_METRICS[name](partition)
+    return out
+
+
+def file_digest(path: str) -> str:
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return ""
+    return digest.hexdigest()
+
+
+def settings_of(key_path: str, response_path: str, options: Options) -> dict:
+    import udapi
+
+    return {
+        "scorer": "corefud_scorer",
+        "version": __version__,
+        "udapi_version": getattr(udapi, "__version__", None) or _package_version("udapi"),
+        "metrics": list(options.metric_list),
+        "keep_singletons": options.keep_singletons,
+        "match": options.match,
+        "zero_match_method": options.zero_match,
+        "key_file": key_path,
+        "response_file": response_path,
+        "key_sha256": file_digest(key_path),
+        "response_sha256": file_digest(response_path),
+    }
+
+
+def _package_version(name: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+
+
+class _Warnings:
+    """Counts each kind of warning; reported once per kind."""
+
+    def __init__(self):
+        self.kinds: dict[str, list] = {}
+
+    def add(self, kind: str, example: str):
+        self.kinds.setdefault(kind, []).append(example)
+
+    def lines(self) -> list[str]:
+        out = []
+        for kind, examples in self.kinds.items():
+            more = f" (and {len(examples) - 1} more)" if len(examples) > 1 else ""
+            out.append(f"{kind}: {len(examples)}, e.g. {examples[0]}{more}")
+        return out
+
+
+def _paired_documents(key_path: str, response_path: str):
+    """Yield aligned (key, response) raw documents with their headers."""
+    key_header: dict = {}
+    response_header: dict = {}
+    for key_raw, response_raw in zip_longest(iter_raw_documents(key_path, key_header),
+                                             iter_raw_documents(response_path, response_header)):
+        if response_raw is None:
+            raise missing_document(key_raw, response_path, present_is_key=True)
+        if key_raw is None:
+            raise missing_document(response_raw, key_path, present_is_key=False)
+        check_documents(key_raw, response_raw)
+        yield key_raw, key_header.get("global.Entity"), response_raw, response_header.get("global.Entity")
+
+
+def score(key_path: str, response_path: str, options: Options | None = None) -> Result:
+    """Score ``response_path`` against ``key_path``; raises :class:`ScorerError`
+    for input that cannot be scored."""
+    options = options or Options()
+    metrics = options.metric_list
+    warnings = _Warnings()
+    totals: dict[str, object] = {}
+    documents: list[DocumentResult] = []
+    seen_eids = ({}, {})
+
+    for key_raw, key_entity_header, response_raw, response_entity_header in _paired_documents(
+            key_path, response_path):
+        key_doc = load_document(key_raw, key_entity_header)
+        response_doc = load_document(response_raw, response_entity_header)
+        for side, doc, path in ((0, key_doc, key_path), (1, response_doc, response_path)):
+            for entity in doc.entities:
+                first = seen_eids[side].setdefault(entity.eid, doc.doc_id)
+                if first != doc.doc_id:
+                    warnings.add(f"{path}: entities spanning documents, split per document",
+                                 f"{entity.eid} in {first!r} and {doc.doc_id!r}")
+        partition = build_partition(key_doc, response_doc, options.match, options.zero_match,
+                                    options.keep_singletons)
+        for side, entities, path in ((0, partition.key, key_path), (1, partition.response, response_path)):
+            counted: dict = {}
+            for entity in entities:
+                for mention in entity:
+                    ident = partition.identity(mention)
+                    counted[ident] = counted.get(ident, 0) + 1
+            repeated = sum(1 for n in counted.values() if n > 1)
+            if repeated:
+                warnings.add(f"{path}: spans in more than one entity (scored as scorer 1.2 does)",
+                             f"{repeated} in document {partition.doc_id!r}")
+        counts = document_counts(partition, metrics)
+        documents.append(DocumentResult(
+            partition.doc_id, counts,
+            sum(len(e) for e in partition.key), sum(len(e) for e in partition.response),
+            len(partition.key), len(partition.response)))
+        for name, value in counts.items():
+            if name == "blanc":
+                previous = totals.get(name, [Counts(), Counts()])
+                totals[name] = [previous[0] + value[0], previous[1] + value[1]]
+            else:
+                totals[name] = totals.get(name, Counts()) + value
+
+    results: dict[str, MetricScore] = {}
+    for name in metrics:
+        if name in results:
+            continue
+        value = totals.get(name) if documents else None
+        if name == "blanc":
+            results[name] = _blanc(value or [Counts(), Counts()])
+        elif name == "zero" and (value is None or (value.recall_den == 0 and value.precision_den == 0)):
+            # No zero anaphor on either side: the score is undefined, not 0.
+            results[name] = MetricScore(name, None, None, None, value or Counts())
+        else:
+            results[name] = _from_counts(name, value or Counts())
+    # 1.2 prints a CoNLL score when exactly three of the reported lines are
+    # MUC, B-cubed or CEAF-e, adding their F1 in reporting order.
+    conll_parts = [name for name in metrics if name in CONLL_PARTS]
+    conll = sum(results[name].f1 for name in conll_parts) / 3 if len(conll_parts) == 3 else None
+    return Result(results, conll, documents, warnings.lines(), settings_of(key_path, response_path, options))

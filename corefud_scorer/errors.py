@@ -1,0 +1,22 @@
+"""Errors the scorer reports to the user: one line, naming the file and line."""
+
+from __future__ import annotations
+
+
+class ScorerError(Exception):
+    """Input the scorer cannot score; rendered as ``FILE:LINE: message``.
+
+    ``where`` is a list of ``(path, line)`` places (``line`` may be None): one for
+    a problem in one file, two for a key/response misalignment.
+    """
+
+    def __init__(self, message: str, *where: tuple[str, int | None]):
+        super().__init__(message)
+        self.message = message
+        self.where = list(where)
+
+    def __str__(self) -> str:
+        places = " vs ".join(
+            path if line is None else f"{path}:{line}" for path, line in self.where
+        )
+        return f"{places}: {self.message}" if places else self.message

@@ -1,0 +1,221 @@
+"""Align key and response mentions one to one.
+
+The stages follow scorer 1.2:
+
+1. with ``-z dependent``, zeros (mentions headed by an empty node) are paired
+   by the enhanced dependencies of their heads;
+2. mentions with the same words are paired (with ``-a head`` the head must be
+   the same too);
+3. with ``-a partial`` or ``-a head``, what is left is paired by the chosen
+   similarity.
+
+Stages 1 and 3 are maximum-weight bipartite matchings. Only pairs that can
+score above zero (shared head, shared sentence, nested words) are ever
+compared; the graph of those pairs is split into connected groups
+(networkx), and each group is solved with
+:func:`scipy.optimize.linear_sum_assignment` over its mentions in 1.2's
+order (start, end, length). Where several matchings reach the same total,
+1.2's answer is whatever that solver picks on its dense matrix; the solver
+runs on each group's submatrix in the same order, which makes the same
+choice (checked against the dense solve in the tests).
+
+A mention's *identity* is what makes two mentions the same: its words, and
+with ``-a head`` also its head. The result is a list of (key identity,
+response identity) pairs.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Callable, Hashable, Sequence
+
+import networkx as nx
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from .model import Mention, sentence_of
+
+MATCHING_MODES = ("exact", "partial", "head")
+ZERO_METHODS = ("linear", "dependent")
+
+
+def identity_function(match: str) -> Callable[[Mention], Hashable]:
+    """What makes two mentions equal under a matching mode."""
+    if match == "head":
+        return lambda m: (m.words, m.head)
+    return lambda m: m.words
+
+
+# --- similarities, each with 1.2's arithmetic so that ties compare equal ---
+
+def partial_score(key: Mention, response: Mention) -> float:
+    """Response inside the key and covering its head: shared share of the key."""
+    key_words = set(key.words)
+    response_words = set(response.words)
+    if key.head in response_words and response_words <= key_words:
+        return len(key_words & response_words) * 1.0 / len(key_words)
+    return 0.0
+
+
+def head_score(key: Mention, response: Mention) -> float:
+    """Same head: the shared share of the key's words."""
+    if key.words == response.words and key.head == response.head:
+        return 1.0
+    if key.head == response.head:
+        key_words = set(key.words)
+        return len(key_words & set(response.words)) * 1.0 / len(key_words)
+    return 0.0
+
+
+def _f_score(first: set, second: set) -> float:
+    # An empty side has no F-score; 1.2 divides by zero there, we score 0.
+    if not first or not second:
+        return 0.0
+    common = first & second
+    p = len(common) / len(first)
+    r = len(common) / len(second)
+    if p > 0 and r > 0:
+        return 2 * p * r / (p + r)
+    return 0
+
+
+def zero_dependency_score(key: Mention, response: Mention) -> float:
+    """Zeros of one sentence: F-score of (parent, relation) pairs weighted 10,
+    plus the F-score of parents alone."""
+    if sentence_of(key.head) != sentence_of(response.head):
+        return 0.0
+    score = 0.0
+    score += 10 * _f_score(set(key.head_deps), set(response.head_deps))
+    score += _f_score({p for p, _ in key.head_deps}, {p for p, _ in response.head_deps})
+    return score
+
+
+# --- candidate pairs: only mentions that can score above zero ---
+
+def _head_candidates(keys, responses):
+    by_head = defaultdict(list)
+    for j, r in enumerate(responses):
+        by_head[r.head].append(j)
+    for i, k in enumerate(keys):
+        for j in by_head.get(k.head, ()):
+            yield i, j
+
+
+def _partial_candidates(keys, responses):
+    # A candidate response contains the key's head word.
+    by_word = defaultdict(list)
+    for j, r in enumerate(responses):
+        for w in r.words:
+            by_word[w].append(j)
+    for i, k in enumerate(keys):
+        for j in by_word.get(k.head, ()):
+            yield i, j
+
+
+def _sentence_candidates(keys, responses):
+    by_sentence = defaultdict(list)
+    for j, r in enumerate(responses):
+        by_sentence[sentence_of(r.head)].append(j)
+    for i, k in enumerate(keys):
+        for j in by_sentence.get(sentence_of(k.head), ()):
+            yield i, j
+
+
+SIMILARITIES = {
+    "partial": (partial_score, _partial_candidates),
+    "head": (head_score, _head_candidates),
+    "zero-dependent": (zero_dependency_score, _sentence_candidates),
+}
+
+
+def _sorted(mentions: Sequence[Mention]) -> list[Mention]:
+    return sorted(mentions, key=Mention.sort_key)
+
+
+def assign(keys: Sequence[Mention], responses: Sequence[Mention], similarity: str,
+           dense: bool = False) -> list[tuple[Mention, Mention]]:
+    """Maximum-similarity one-to-one pairs of ``keys`` and ``responses``.
+
+    ``dense=True`` solves one matrix over all mentions, as 1.2 does; it is
+    kept to test the grouped solve against.
+    """
+    if not keys or not responses:
+        return []
+    score, candidates = SIMILARITIES[similarity]
+    keys = _sorted(keys)
+    responses = _sorted(responses)
+    if dense:
+        matrix = np.zeros((len(keys), len(responses)))
+        for i, k in enumerate(keys):
+            for j, r in enumerate(responses):
+                matrix[i, j] = score(k, r)
+        rows, cols = linear_sum_assignment(-matrix)
+        return [(keys[i], responses[j]) for i, j in zip(rows, cols) if matrix[i, j] > 0]
+
+    graph = nx.Graph()
+    weights = {}
+    for i, j in candidates(keys, responses):
+        value = score(keys[i], responses[j])
+        if value > 0:
+            weights[i, j] = value
+            graph.add_edge(("k", i), ("r", j))
+    pairs = []
+    for group in nx.connected_components(graph):
+        rows = sorted(i for side, i in group if side == "k")
+        cols = sorted(j for side, j in group if side == "r")
+        if len(rows) == 1 or len(cols) == 1:
+            pairs.extend(_single_line(rows, cols, weights))
+            continue
+        matrix = np.zeros((len(rows), len(cols)))
+        for a, i in enumerate(rows):
+            for b, j in enumerate(cols):
+                matrix[a, b] = weights.get((i, j), 0.0)
+        ri, ci = linear_sum_assignment(-matrix)
+        pairs.extend((rows[a], cols[b]) for a, b in zip(ri, ci) if matrix[a, b] > 0)
+    pairs.sort()
+    return [(keys[i], responses[j]) for i, j in pairs]
+
+
+def _single_line(rows, cols, weights):
+    """One key against several responses (or the reverse): the best one,
+    the first in order among equals, as the assignment solver picks it."""
+    if len(rows) == 1:
+        i = rows[0]
+        best = max(cols, key=lambda j: (weights[i, j], -j))
+        return [(i, best)]
+    j = cols[0]
+    best = max(rows, key=lambda i: (weights[i, j], -i))
+    return [(best, j)]
+
+
+def align(key_mentions: dict, response_mentions: dict, match: str, zero_method: str,
+          dense: bool = False) -> list[tuple[Hashable, Hashable]]:
+    """Align the distinct mentions of a document (dicts identity -> mention).
+
+    Returns (key identity, response identity) pairs: exact pairs first, then
+    partial/head pairs, then zero pairs, the order 1.2 builds its lookup in.
+    """
+    key_left = dict(key_mentions)
+    response_left = dict(response_mentions)
+    identity = identity_function(match)
+
+    zero_pairs = []
+    if zero_method == "dependent":
+        key_zeros = [m for m in key_left.values() if m.is_zero]
+        response_zeros = [m for m in response_left.values() if m.is_zero]
+        for k, r in assign(key_zeros, response_zeros, "zero-dependent", dense):
+            k_id, r_id = identity(k), identity(r)
+            zero_pairs.append((k_id, r_id))
+            del key_left[k_id]
+            del response_left[r_id]
+
+    exact_pairs = [(ident, ident) for ident in key_left if ident in response_left]
+    for ident, _ in exact_pairs:
+        del key_left[ident]
+        del response_left[ident]
+
+    other_pairs = []
+    if match != "exact":
+        for k, r in assign(list(key_left.values()), list(response_left.values()), match, dense):
+            other_pairs.append((identity(k), identity(r)))
+    return exact_pairs + other_pairs + zero_pairs

@@ -1,0 +1,254 @@
+"""Coreference metrics as small pure functions.
+
+The entity-level metrics (MUC, B-cubed, CEAF-e, CEAF-m, LEA, BLANC) read one
+document's :class:`~corefud_scorer.partition.Contingency`; MOR, the zero
+score and mention identification read the aligned mentions. Each returns
+:class:`Counts`, the sufficient statistics that add across documents; scores
+are computed once from the sums (:func:`ratio`, :func:`f1`), with scorer
+1.2's rule that a ratio with a zero numerator is 0 (so 0/0 is 0).
+
+Notation: ``n[i, j]`` the contingency cells, ``a`` key entity sizes, ``b``
+response entity sizes, ``C(x) = x(x-1)/2``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import linear_sum_assignment
+from scipy.sparse.csgraph import connected_components
+
+from .partition import Cells, Contingency, Partition
+
+
+@dataclass
+class Counts:
+    """Recall and precision numerators and denominators."""
+
+    recall_num: float = 0.0
+    recall_den: float = 0.0
+    precision_num: float = 0.0
+    precision_den: float = 0.0
+
+    def __add__(self, other: "Counts") -> "Counts":
+        return Counts(self.recall_num + other.recall_num, self.recall_den + other.recall_den,
+                      self.precision_num + other.precision_num,
+                      self.precision_den + other.precision_den)
+
+
+def ratio(num: float, den: float) -> float:
+    """num/den, and 0 whenever num is 0 (including 0/0), as scorer 1.2."""
+    return 0.0 if num == 0 else num / float(den)
+
+
+def f1(precision: float, recall: float) -> float:
+    return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+
+
+def _pairs(x):
+    return x * (x - 1) / 2.0
+
+
+# --- entity-level metrics over the contingency ---
+
+def _muc_side(cells: Cells, sizes: np.ndarray) -> tuple[float, float]:
+    # Each entity of size s needs s-1 links; it keeps (aligned mentions -
+    # entities they fall into), unaligned mentions costing a link each.
+    return float(cells.counts.sum() - len(cells.counts)), float(sizes.sum() - len(sizes))
+
+
+def muc(c: Contingency) -> Counts:
+    rn, rd = _muc_side(c.recall_cells, c.key_sizes)
+    pn, pd = _muc_side(c.precision_cells, c.response_sizes)
+    return Counts(rn, rd, pn, pd)
+
+
+def _b_cubed_side(groups: np.ndarray, counts: np.ndarray, sizes: np.ndarray) -> tuple[float, float]:
+    squares = np.bincount(groups, weights=counts.astype(np.float64) ** 2, minlength=len(sizes))
+    return float((squares / np.maximum(sizes, 1)).sum()), float(sizes.sum())
+
+
+def b_cubed(c: Contingency) -> Counts:
+    rn, rd = _b_cubed_side(c.recall_cells.rows, c.recall_cells.counts, c.key_sizes)
+    pn, pd = _b_cubed_side(c.precision_cells.cols, c.precision_cells.counts, c.response_sizes)
+    return Counts(rn, rd, pn, pd)
+
+
+def _lea_side(groups, partners, counts, sizes, partner_sizes) -> tuple[float, float]:
+    links = np.bincount(groups, weights=_pairs(counts.astype(np.float64)), minlength=len(sizes))
+    # A singleton is one self-link, resolved when its mention's partner
+    # entity is a singleton too.
+    resolved_singleton = (sizes[groups] == 1) & (counts == 1) & (partner_sizes[partners] == 1)
+    singleton_links = np.bincount(groups[resolved_singleton], minlength=len(sizes))
+    all_links = np.where(sizes == 1, 1.0, _pairs(sizes.astype(np.float64)))
+    common = np.where(sizes == 1, singleton_links, links)
+    return float((sizes * common / all_links).sum()), float(sizes.sum())
+
+
+def lea(c: Contingency) -> Counts:
+    r, p = c.recall_cells, c.precision_cells
+    rn, rd = _lea_side(r.rows, r.cols, r.counts, c.key_sizes, c.response_sizes)
+    pn, pd = _lea_side(p.cols, p.rows, p.counts, c.response_sizes, c.key_sizes)
+    return Counts(rn, rd, pn, pd)
+
+
+def _optimal_alignment(cells: Cells, weights: np.ndarray, shape: tuple[int, int]) -> float:
+    """Maximum total weight of a one-to-one entity alignment, solved on each
+    connected component of the non-zero cells."""
+    if len(cells.counts) == 0:
+        return 0.0
+    n_rows, n_cols = shape
+    graph = sp.coo_matrix((np.ones(len(cells.rows)), (cells.rows, cells.cols + n_rows)),
+                          shape=(n_rows + n_cols, n_rows + n_cols))
+    _, labels = connected_components(graph, directed=False)
+    cell_label = labels[cells.rows]
+    order = np.argsort(cell_label, kind="stable")
+    total = 0.0
+    bounds = np.flatnonzero(np.diff(cell_label[order])) + 1
+    for chunk in np.split(order, bounds):
+        rows, cols, w = cells.rows[chunk], cells.cols[chunk], weights[chunk]
+        if len(chunk) == 1:
+            total += float(w[0])
+            continue
+        row_ids, r = np.unique(rows, return_inverse=True)
+        col_ids, k = np.unique(cols, return_inverse=True)
+        matrix = np.zeros((len(row_ids), len(col_ids)))
+        matrix[r, k] = w
+        ri, ci = linear_sum_assignment(matrix, maximize=True)
+        total += float(matrix[ri, ci].sum())
+    return total
+
+
+def ceafe(c: Contingency) -> Counts:
+    cells = c.ceaf_cells
+    phi4 = 2 * cells.counts / (c.key_sizes[cells.rows] + c.response_sizes[cells.cols]).astype(np.float64)
+    similarity = _optimal_alignment(cells, phi4, (len(c.key_sizes), len(c.response_sizes)))
+    return Counts(similarity, float(len(c.key_sizes)), similarity, float(len(c.response_sizes)))
+
+
+def ceafm(c: Contingency) -> Counts:
+    cells = c.ceaf_cells
+    similarity = _optimal_alignment(cells, cells.counts.astype(np.float64),
+                                    (len(c.key_sizes), len(c.response_sizes)))
+    return Counts(similarity, float(c.key_sizes.sum()), similarity, float(c.response_sizes.sum()))
+
+
+def blanc_coreference(c: Contingency) -> Counts:
+    common = float(_pairs(c.recall_cells.counts.astype(np.float64)).sum())
+    return Counts(common, float(_pairs(c.key_sizes.astype(np.float64)).sum()),
+                  common, float(_pairs(c.response_sizes.astype(np.float64)).sum()))
+
+
+def blanc_non_coreference(c: Contingency) -> Counts:
+    cells = c.recall_cells
+    n = cells.counts.astype(np.float64)
+    total = n.sum()
+    row = np.bincount(cells.rows, weights=n)
+    col = np.bincount(cells.cols, weights=n)
+    # Aligned mention pairs in different key entities and different response entities.
+    common = (total ** 2 - (row ** 2).sum() - (col ** 2).sum() + (n ** 2).sum()) / 2
+    a, b = c.key_sizes.astype(np.float64), c.response_sizes.astype(np.float64)
+    key_links = _pairs(a.sum()) - _pairs(a).sum()
+    response_links = _pairs(b.sum()) - _pairs(b).sum()
+    return Counts(float(common), float(key_links), float(common), float(response_links))
+
+
+# --- mention-level metrics over the aligned mentions ---
+
+def mention_overlap(p: Partition) -> Counts:
+    """MOR: words shared by a maximum-overlap one-to-one pairing of all key and
+    response mentions, made independently of the matching mode."""
+    key = [m for entity in p.key for m in entity]
+    response = [m for entity in p.response for m in entity]
+    key_words = sum(len(m.words) for m in key)
+    response_words = sum(len(m.words) for m in response)
+    by_word = defaultdict(list)
+    for j, m in enumerate(response):
+        for w in m.words:
+            by_word[w].append(j)
+    overlap: dict = defaultdict(int)
+    for i, m in enumerate(key):
+        for w in m.words:
+            for j in by_word.get(w, ()):
+                overlap[i, j] += 1
+    if not overlap:
+        return Counts(0.0, float(key_words), 0.0, float(response_words))
+    pairs = np.array(list(overlap.keys()), dtype=np.int64)
+    cells = Cells(pairs[:, 0], pairs[:, 1], np.fromiter(overlap.values(), dtype=np.int64))
+    shared = _optimal_alignment(cells, cells.counts.astype(np.float64), (len(key), len(response)))
+    return Counts(shared, float(key_words), shared, float(response_words))
+
+
+def zero_anaphors(p: Partition) -> Counts:
+    """The anaphor-decomposable score restricted to zeros.
+
+    Every key zero that is not the first mention of its entity is an anaphor:
+    correct when its response counterpart is linked to a response entity that
+    holds the counterpart of an earlier mention of the key entity; a missing
+    counterpart (or one that opens its response entity) is missed; otherwise
+    a wrong link, counted in both denominators. Response zeros that open no
+    entity and answer no key anaphor are false positives.
+    """
+    identity = p.identity
+    response_entity_of = p.response_entity_of
+    key_sorted = [sorted(entity, key=lambda m: m.sort_key()) for entity in p.key]
+    response_sorted = [sorted(entity, key=lambda m: m.sort_key()) for entity in p.response]
+    firsts = {identity(entity[0]) for entity in response_sorted}
+    tp = fp = fn = wrong = 0
+    covered = set()
+    for entity in key_sorted:
+        antecedent_entities = set()
+        for position, mention in enumerate(entity):
+            ident = identity(mention)
+            if ident in response_entity_of:
+                partner = ident
+            else:
+                partner = p.aligned.get(ident)
+            partner_entity = response_entity_of.get(partner) if partner is not None else None
+            if position and mention.is_zero:
+                if partner is None or partner in firsts:
+                    fn += 1
+                elif partner_entity not in antecedent_entities:
+                    wrong += 1
+                else:
+                    tp += 1
+                if partner is not None:
+                    covered.add(partner)
+            if partner_entity is not None:
+                antecedent_entities.add(partner_entity)
+    for entity in response_sorted:
+        for mention in entity:
+            ident = identity(mention)
+            if mention.is_zero and ident not in firsts and ident not in covered:
+                fp += 1
+    return Counts(float(tp), float(tp + fn + wrong), float(tp), float(tp + fp + wrong))
+
+
+def mention_identification(p: Partition) -> Counts:
+    """Mentions found: distinct key mentions whose counterpart is a response
+    mention, and the reverse, under the chosen matching."""
+    def side(entities, other_side):
+        mapped = {p.aligned.get(p.identity(m), p.identity(m)) for entity in entities for m in entity}
+        return float(sum(1 for ident in mapped if ident in other_side)), float(len(mapped))
+
+    rn, rd = side(p.key, p.response_entity_of)
+    pn, pd = side(p.response, p.key_entity_of)
+    return Counts(rn, rd, pn, pd)
+
+
+ENTITY_METRICS = {
+    "muc": muc,
+    "bcub": b_cubed,
+    "ceafe": ceafe,
+    "ceafm": ceafm,
+    "lea": lea,
+}
+BLANC_PARTS = (blanc_coreference, blanc_non_coreference)
+MENTION_METRICS = {
+    "mor": mention_overlap,
+    "zero": zero_anaphors,
+    "mention": mention_identification,
+}

@@ -1,0 +1,317 @@
+"""Read CorefUD 1.x CoNLL-U files, one document at a time.
+
+Two layers:
+
+* a light pass over the text (:func:`iter_raw_documents`) that validates the
+  CoNLL-U structure with exact line numbers and keeps, per sentence, what the
+  alignment check needs (``sent_id``, ``# newdoc``, word forms);
+* Udapi (:func:`load_document`), which parses each document and materialises
+  its coreference layer (``Entity=`` in MISC), turned into the format-free
+  :mod:`corefud_scorer.model`.
+
+Documents are handed over one by one so that a whole corpus never has to be
+held in memory.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from .errors import ScorerError
+from .model import Document, Entity, Mention, ORD_SCALE, SENTENCE_STRIDE
+
+# The same patterns Udapi's CoNLL-U reader applies to comments, so that the
+# alignment check sees the values Udapi sees.
+RE_SENT_ID = re.compile(r"^# sent_id\s*=?\s*(\S+)")
+RE_NEWDOC = re.compile(r"^# newdoc(?:\s+id\s*=\s*(.+))?$")
+RE_GLOBAL_ENTITY = re.compile(r"^# global.Entity\s*=\s*(\S+)")
+RE_WORD_ID = re.compile(r"^[1-9][0-9]*$")
+RE_RANGE_ID = re.compile(r"^([1-9][0-9]*)-([1-9][0-9]*)$")
+RE_EMPTY_ID = re.compile(r"^([0-9]+)\.([1-9][0-9]*)$")
+
+
+@dataclass
+class Sentence:
+    """What the alignment check compares, with where it stands in the file."""
+
+    line: int  # first line of the sentence (its first comment or word)
+    sent_id: str | None
+    newdoc: str | bool | None
+    forms: list[str]
+    word_lines: list[int]
+
+
+@dataclass
+class RawDocument:
+    """One document's sentences and CoNLL-U text, not yet parsed by Udapi."""
+
+    path: str
+    index: int  # 0-based position of the document in its file
+    doc_id: str | int | None
+    newdoc: str | bool | None
+    sentences: list[Sentence] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def first_line(self) -> int:
+        return self.sentences[0].line
+
+    @property
+    def tokens(self) -> int:
+        return sum(len(s.forms) for s in self.sentences)
+
+
+def _open(path: str):
+    try:
+        return open(path, encoding="utf-8-sig", newline=None)
+    except FileNotFoundError:
+        raise ScorerError("no such file", (path, None)) from None
+    except IsADirectoryError:
+        raise ScorerError("is a directory, not a CoNLL-U file", (path, None)) from None
+    except PermissionError:
+        raise ScorerError("permission denied", (path, None)) from None
+    except OSError as err:
+        raise ScorerError(f"cannot open: {err.strerror}", (path, None)) from None
+
+
+class _SentenceBuilder:
+    """Validates the lines of one sentence as they come."""
+
+    def __init__(self, path: str, line: int):
+        self.path = path
+        self.line = line
+        self.sent_id: str | None = None
+        self.newdoc: str | bool | None = None
+        self.forms: list[str] = []
+        self.word_lines: list[int] = []
+        self.heads: list[tuple[int, str]] = []
+        self.has_token = False
+
+    def error(self, lineno: int, message: str) -> ScorerError:
+        return ScorerError(message, (self.path, lineno))
+
+    def comment(self, text: str, lineno: int) -> str | None:
+        m = RE_SENT_ID.match(text)
+        if m:
+            self.sent_id = m.group(1)
+            return None
+        m = RE_NEWDOC.match(text)
+        if m:
+            self.newdoc = True if m.group(1) is None else m.group(1)
+            return None
+        m = RE_GLOBAL_ENTITY.match(text)
+        if m:
+            return m.group(1)
+        return None
+
+    def token(self, text: str, lineno: int) -> None:
+        fields = text.split("\t")
+        if len(fields) != 10:
+            raise self.error(
+                lineno, f"expected 10 tab-separated columns, found {len(fields)}"
+            )
+        token_id = fields[0]
+        self.has_token = True
+        if RE_WORD_ID.match(token_id):
+            expected = len(self.forms) + 1
+            if int(token_id) != expected:
+                raise self.error(lineno, f"word ID {token_id} out of sequence (expected {expected})")
+            self.forms.append(fields[1])
+            self.word_lines.append(lineno)
+            self.heads.append((lineno, fields[6]))
+            return
+        m = RE_EMPTY_ID.match(token_id)
+        if m:
+            if int(m.group(1)) > len(self.forms):
+                raise self.error(lineno, f"empty node {token_id} stands before word {m.group(1)}")
+            return
+        m = RE_RANGE_ID.match(token_id)
+        if m:
+            start, end = int(m.group(1)), int(m.group(2))
+            if start != len(self.forms) + 1 or end <= start:
+                raise self.error(lineno, f"bad multiword token range {token_id}")
+            return
+        raise self.error(lineno, f"bad token ID {token_id!r}")
+
+    def finish(self) -> Sentence:
+        if not self.forms:
+            raise self.error(self.line, "sentence without words")
+        n = len(self.forms)
+        for lineno, head in self.heads:
+            if head == "_":
+                continue
+            if not head.isdigit() or int(head) > n:
+                raise self.error(lineno, f"bad HEAD {head!r} (the sentence has {n} words)")
+        return Sentence(self.line, self.sent_id, self.newdoc, self.forms, self.word_lines)
+
+
+def iter_raw_documents(path: str, header: dict | None = None) -> Iterator[RawDocument]:
+    """Yield the documents of a CoNLL-U file, validated line by line.
+
+    ``header`` (a dict) receives ``global.Entity`` as soon as it is seen.
+    A file without ``# newdoc`` is one document; sentences before the first
+    ``# newdoc`` form a document of their own.
+    """
+    if header is None:
+        header = {}
+    handle = _open(path)
+    doc: RawDocument | None = None
+    doc_count = 0
+    sentence: _SentenceBuilder | None = None
+    sentence_lines: list[str] = []
+    lineno = 0
+
+    def close_sentence():
+        nonlocal doc, doc_count, sentence, sentence_lines
+        built = sentence.finish()
+        if built.newdoc or doc is None:
+            if doc is not None:
+                yield_doc = doc
+            else:
+                yield_doc = None
+            doc_count += 1
+            doc_id = built.newdoc if isinstance(built.newdoc, str) else (
+                doc_count if built.newdoc else None)
+            doc = RawDocument(path, doc_count - 1, doc_id, built.newdoc)
+        else:
+            yield_doc = None
+        doc.sentences.append(built)
+        if doc.lines:
+            doc.lines.append("")
+        doc.lines.extend(sentence_lines)
+        sentence, sentence_lines = None, []
+        return yield_doc
+
+    try:
+        with handle:
+            for lineno, text in enumerate(handle, 1):
+                text = text.rstrip("\n")
+                if not text.strip():
+                    if sentence is not None:
+                        done = close_sentence()
+                        if done is not None:
+                            yield done
+                    continue
+                if sentence is None:
+                    sentence = _SentenceBuilder(path, lineno)
+                if text[0] == "#":
+                    if sentence.has_token:
+                        raise ScorerError("comment line inside a sentence", (path, lineno))
+                    value = sentence.comment(text, lineno)
+                    if value is not None:
+                        previous = header.get("global.Entity")
+                        if previous is not None and previous != value:
+                            raise ScorerError(
+                                f"global.Entity {value!r} differs from {previous!r} declared before",
+                                (path, lineno))
+                        header["global.Entity"] = value
+                else:
+                    sentence.token(text, lineno)
+                sentence_lines.append(text)
+            if sentence is not None:
+                done = close_sentence()
+                if done is not None:
+                    yield done
+    except UnicodeDecodeError as err:
+        raise ScorerError(f"not UTF-8 text ({err.reason})", (path, lineno + 1)) from None
+    except OSError as err:
+        raise ScorerError(f"cannot read: {err.strerror or err}", (path, lineno or None)) from None
+    if doc is None:
+        raise ScorerError("holds no sentence: not a CoNLL-U file", (path, None))
+    yield doc
+
+
+class _CaptureWarnings(logging.Handler):
+    """Collects what Udapi logs while it parses one document."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+# Udapi warnings that mean the coreference annotation cannot be read as
+# written; anything else it logs is informational.
+_FATAL_UDAPI_WARNINGS = ("but not closed", "has no opening nor closing bracket")
+
+
+def _udapi_document(raw: RawDocument, global_entity: str | None):
+    from udapi.block.read.conllu import Conllu
+    from udapi.core.document import Document as UdapiDocument
+
+    udoc = UdapiDocument()
+    reader = Conllu(filehandle=io.StringIO("\n".join(raw.lines) + "\n\n"), empty_parent="ignore")
+    reader.apply_on_document(udoc)
+    udoc.meta["global.Entity"] = global_entity
+    return udoc
+
+
+def _deps_of(node) -> tuple[tuple[int, str], ...]:
+    """Enhanced dependencies of a node as (parent position in sentence, relation)."""
+    raw = node.raw_deps
+    if not raw or raw == "_":
+        return ()
+    deps = []
+    for item in raw.split("|"):
+        parent, _, relation = item.partition(":")
+        try:
+            parent_pos = round(float(parent) * ORD_SCALE)
+        except ValueError:
+            continue
+        deps.append((parent_pos, relation))
+    return tuple(deps)
+
+
+def load_document(raw: RawDocument, global_entity: str | None) -> Document:
+    """Parse one raw document with Udapi and return its entities and mentions."""
+    capture = _CaptureWarnings()
+    root_logger = logging.getLogger()
+    root_logger.addHandler(capture)
+    try:
+        udoc = _udapi_document(raw, global_entity)
+        sentence_index = {}
+        for i, tree in enumerate(udoc.trees):
+            sentence_index[id(tree)] = i
+        udapi_entities = udoc.coref_entities
+    except ScorerError:
+        raise
+    except Exception as err:  # Udapi signals malformed input with assorted exceptions
+        detail = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise ScorerError(
+            f"cannot read the coreference annotation of document {raw.doc_id!r}: {detail}",
+            (raw.path, raw.first_line)) from None
+    finally:
+        root_logger.removeHandler(capture)
+    for message in capture.messages:
+        if any(marker in message for marker in _FATAL_UDAPI_WARNINGS):
+            raise ScorerError(
+                f"malformed Entity annotation in document {raw.doc_id!r}: {message.splitlines()[0]}",
+                (raw.path, raw.first_line))
+
+    entities = []
+    for uentity in udapi_entities:
+        mentions = []
+        for umention in uentity.mentions:
+            words = []
+            for node in umention.words:
+                words.append(sentence_index[id(node.root)] * SENTENCE_STRIDE + round(node.ord * ORD_SCALE))
+            words.sort()
+            head_node = umention.head if umention.head is not None else umention.words[0]
+            head = sentence_index[id(head_node.root)] * SENTENCE_STRIDE + round(head_node.ord * ORD_SCALE)
+            is_zero = head_node.is_empty()
+            mentions.append(Mention(tuple(words), head, is_zero, _deps_of(head_node) if is_zero else ()))
+        if mentions:
+            entities.append(Entity(str(uentity.eid), mentions))
+    return Document(raw.doc_id, entities, len(raw.sentences), raw.tokens, raw.first_line)
+
+
+def read_file(path: str) -> list[Document]:
+    """Read every document of a file (convenience for the API and tests)."""
+    header: dict = {}
+    return [load_document(raw, header.get("global.Entity")) for raw in iter_raw_documents(path, header)]
