@@ -14,10 +14,8 @@ score above zero (shared head, shared sentence, nested words) are ever
 compared; the graph of those pairs is split into connected groups
 (networkx), and each group is solved with
 :func:`scipy.optimize.linear_sum_assignment` over its mentions in 1.2's
-order (start, end, length). Where several matchings reach the same total,
-1.2's answer is whatever that solver picks on its dense matrix; the solver
-runs on each group's submatrix in the same order, which makes the same
-choice (checked against the dense solve in the tests).
+order (start, end, length). Where a group has several optimal matchings,
+see :func:`assign`.
 
 A mention's *identity* is what makes two mentions the same: its words, and
 with ``-a head`` also its head. The result is a list of (key identity,
@@ -132,60 +130,85 @@ def _sorted(mentions: Sequence[Mention]) -> list[Mention]:
     return sorted(mentions, key=Mention.sort_key)
 
 
+def _solve(matrix: np.ndarray) -> tuple[list[tuple[int, int]], float]:
+    rows, cols = linear_sum_assignment(-matrix)
+    pairs = [(int(i), int(j)) for i, j in zip(rows, cols) if matrix[i, j] > 0]
+    return pairs, float(sum(matrix[i, j] for i, j in pairs))
+
+
+def _has_other_optimum(matrix: np.ndarray, pairs, best: float) -> bool:
+    """Whether another matching of the group reaches the same total.
+
+    Any other optimum must leave out one of this optimum's pairs (adding a
+    pair would raise the total), so forbid each pair in turn.
+    """
+    if matrix.shape[0] == 1 or matrix.shape[1] == 1:
+        values = np.sort(matrix.ravel())
+        return len(values) > 1 and _same(values[-1], values[-2])
+    for i, j in pairs:
+        saved = matrix[i, j]
+        matrix[i, j] = 0.0
+        _, value = _solve(matrix)
+        matrix[i, j] = saved
+        if _same(value, best):
+            return True
+    return False
+
+
+def _same(a: float, b: float) -> bool:
+    # Totals summed in another order may differ in the last bits.
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
 def assign(keys: Sequence[Mention], responses: Sequence[Mention], similarity: str,
            dense: bool = False) -> list[tuple[Mention, Mention]]:
     """Maximum-similarity one-to-one pairs of ``keys`` and ``responses``.
 
-    ``dense=True`` solves one matrix over all mentions, as 1.2 does; it is
-    kept to test the grouped solve against.
+    Each connected group of candidate pairs is solved on its own. A group
+    with a unique optimum gets it whatever solves it, so that answer is 1.2's
+    too. Where a group has several optimal matchings, the one 1.2 gets
+    depends on the whole matrix (the solver's choice among equal paths is
+    swayed by rows and columns of other groups, even those scoring 0), so
+    the document's stage is then solved as 1.2 solves it: one matrix over all
+    the mentions in 1.2's order, filled from the candidate pairs.
+    ``dense=True`` always does that (kept for tests).
     """
     if not keys or not responses:
         return []
     score, candidates = SIMILARITIES[similarity]
     keys = _sorted(keys)
     responses = _sorted(responses)
-    if dense:
-        matrix = np.zeros((len(keys), len(responses)))
-        for i, k in enumerate(keys):
-            for j, r in enumerate(responses):
-                matrix[i, j] = score(k, r)
-        rows, cols = linear_sum_assignment(-matrix)
-        return [(keys[i], responses[j]) for i, j in zip(rows, cols) if matrix[i, j] > 0]
-
-    graph = nx.Graph()
     weights = {}
+    graph = nx.Graph()
     for i, j in candidates(keys, responses):
         value = score(keys[i], responses[j])
         if value > 0:
             weights[i, j] = value
             graph.add_edge(("k", i), ("r", j))
+    if not weights:
+        return []
+
     pairs = []
-    for group in nx.connected_components(graph):
-        rows = sorted(i for side, i in group if side == "k")
-        cols = sorted(j for side, j in group if side == "r")
-        if len(rows) == 1 or len(cols) == 1:
-            pairs.extend(_single_line(rows, cols, weights))
-            continue
-        matrix = np.zeros((len(rows), len(cols)))
-        for a, i in enumerate(rows):
-            for b, j in enumerate(cols):
-                matrix[a, b] = weights.get((i, j), 0.0)
-        ri, ci = linear_sum_assignment(-matrix)
-        pairs.extend((rows[a], cols[b]) for a, b in zip(ri, ci) if matrix[a, b] > 0)
+    if not dense:
+        for group in nx.connected_components(graph):
+            rows = sorted(i for side, i in group if side == "k")
+            cols = sorted(j for side, j in group if side == "r")
+            matrix = np.zeros((len(rows), len(cols)))
+            for a, i in enumerate(rows):
+                for b, j in enumerate(cols):
+                    matrix[a, b] = weights.get((i, j), 0.0)
+            found, best = _solve(matrix)
+            if _has_other_optimum(matrix, found, best):
+                dense = True
+                break
+            pairs.extend((rows[a], cols[b]) for a, b in found)
+    if dense:
+        matrix = np.zeros((len(keys), len(responses)))
+        index = np.array(list(weights.keys()), dtype=np.intp)
+        matrix[index[:, 0], index[:, 1]] = list(weights.values())
+        pairs, _ = _solve(matrix)
     pairs.sort()
     return [(keys[i], responses[j]) for i, j in pairs]
-
-
-def _single_line(rows, cols, weights):
-    """One key against several responses (or the reverse): the best one,
-    the first in order among equals, as the assignment solver picks it."""
-    if len(rows) == 1:
-        i = rows[0]
-        best = max(cols, key=lambda j: (weights[i, j], -j))
-        return [(i, best)]
-    j = cols[0]
-    best = max(rows, key=lambda i: (weights[i, j], -i))
-    return [(best, j)]
 
 
 def align(key_mentions: dict, response_mentions: dict, match: str, zero_method: str,

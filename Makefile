@@ -1,0 +1,41 @@
+# The two entry points of the README: `make demo` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+CONFORMANCE ?= ../shared/conformance
+EXAMPLE := fixtures/example
+REFERENCE ?=
+BENCH_ARGS ?=
+
+.PHONY: demo test install install-test pytest conformance bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+install: $(PY)
+	$(PY) -m pip install --quiet -e .
+
+install-test: $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+
+demo: install
+	$(PY) -m corefud_scorer $(EXAMPLE)/key.conllu $(EXAMPLE)/response.conllu -a head -s
+
+test: install-test pytest conformance
+
+pytest:
+	$(PY) -m pytest -q
+
+conformance:
+	@if [ -f $(CONFORMANCE)/check.py ]; then \
+		$(PY) $(CONFORMANCE)/check.py --format corefud --cmd '$(PY) -m corefud_scorer'; \
+	else \
+		echo "$(CONFORMANCE) not found: conformance suite skipped (clone it beside this folder as ../shared)"; \
+	fi
+
+bench: install
+	$(PY) bench/run.py $(if $(REFERENCE),--reference $(REFERENCE)) $(BENCH_ARGS)
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache
