@@ -69,6 +69,22 @@ class MetricScore:
     def applicable(self) -> bool:
         return self.recall is not None
 
+    @property
+    def recall_num(self) -> float:
+        return self.counts.recall_num
+
+    @property
+    def recall_den(self) -> float:
+        return self.counts.recall_den
+
+    @property
+    def precision_num(self) -> float:
+        return self.counts.precision_num
+
+    @property
+    def precision_den(self) -> float:
+        return self.counts.precision_den
+
 
 @dataclass
 class DocumentResult:
