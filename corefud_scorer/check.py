@@ -48,12 +48,16 @@ def check_documents(key: RawDocument, response: RawDocument) -> None:
         extra = longer.sentences[len(shorter.sentences)]
         sides = ("response", "key") if longer_is_key else ("key", "response")
         message = (
-            f"document {key.doc_id!r} ends after {len(shorter.sentences)} sentences in the "
+            f"document {key.doc_id!r} ends after {_count(len(shorter.sentences), 'sentence')} in the "
             f"{sides[0]} but goes on with sentence {extra.sent_id!r} in the {sides[1]}")
         places = [(shorter.path, shorter.sentences[-1].line), (longer.path, extra.line)]
         if longer_is_key:
             places.reverse()
         raise ScorerError(message, *places)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def missing_document(present: RawDocument, absent_path: str, present_is_key: bool) -> ScorerError:

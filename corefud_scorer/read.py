@@ -67,7 +67,7 @@ class RawDocument:
 
 def _open(path: str):
     try:
-        return open(path, encoding="utf-8-sig", newline=None)
+        return open(path, "rb")
     except FileNotFoundError:
         raise ScorerError("no such file", (path, None)) from None
     except IsADirectoryError:
@@ -188,8 +188,11 @@ def iter_raw_documents(path: str, header: dict | None = None) -> Iterator[RawDoc
 
     try:
         with handle:
-            for lineno, text in enumerate(handle, 1):
-                text = text.rstrip("\n")
+            # Bytes decoded line by line, so that an encoding error names its line.
+            for lineno, data in enumerate(handle, 1):
+                text = data.decode("utf-8").rstrip("\r\n")
+                if lineno == 1 and text.startswith("\ufeff"):
+                    text = text[1:]
                 if not text.strip():
                     if sentence is not None:
                         done = close_sentence()
@@ -217,7 +220,7 @@ def iter_raw_documents(path: str, header: dict | None = None) -> Iterator[RawDoc
                 if done is not None:
                     yield done
     except UnicodeDecodeError as err:
-        raise ScorerError(f"not UTF-8 text ({err.reason})", (path, lineno + 1)) from None
+        raise ScorerError(f"not UTF-8 text ({err.reason})", (path, lineno)) from None
     except OSError as err:
         raise ScorerError(f"cannot read: {err.strerror or err}", (path, lineno or None)) from None
     if doc is None:
@@ -268,6 +271,28 @@ def _deps_of(node) -> tuple[tuple[int, str], ...]:
     return tuple(deps)
 
 
+RE_NODE = re.compile(r"<([^<>#]+)#([0-9]+(?:\.[0-9]+)?), ")
+
+
+def _locate(raw: RawDocument, message: str) -> int:
+    """The line of the first node Udapi names in a message (``<sent_id#ord, form>``),
+    or the document's first line."""
+    m = RE_NODE.search(message)
+    if m:
+        sent_id, ord_ = m.group(1), m.group(2)
+        for sentence in raw.sentences:
+            if sentence.sent_id == sent_id:
+                if "." not in ord_ and 0 < int(ord_) <= len(sentence.word_lines):
+                    return sentence.word_lines[int(ord_) - 1]
+                return sentence.line
+    return raw.first_line
+
+
+def _udapi_message(message: str) -> str:
+    first = message.splitlines()[0] if message else ""
+    return first.replace(" Deleting.", "").strip()
+
+
 def load_document(raw: RawDocument, global_entity: str | None) -> Document:
     """Parse one raw document with Udapi and return its entities and mentions."""
     capture = _CaptureWarnings()
@@ -282,17 +307,15 @@ def load_document(raw: RawDocument, global_entity: str | None) -> Document:
     except ScorerError:
         raise
     except Exception as err:  # Udapi signals malformed input with assorted exceptions
-        detail = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise ScorerError(
-            f"cannot read the coreference annotation of document {raw.doc_id!r}: {detail}",
-            (raw.path, raw.first_line)) from None
+        detail = _udapi_message(str(err)) or type(err).__name__
+        raise ScorerError(f"malformed annotation: {detail}",
+                          (raw.path, _locate(raw, str(err)))) from None
     finally:
         root_logger.removeHandler(capture)
     for message in capture.messages:
         if any(marker in message for marker in _FATAL_UDAPI_WARNINGS):
-            raise ScorerError(
-                f"malformed Entity annotation in document {raw.doc_id!r}: {message.splitlines()[0]}",
-                (raw.path, raw.first_line))
+            raise ScorerError(f"malformed Entity annotation: {_udapi_message(message)}",
+                              (raw.path, _locate(raw, message)))
 
     entities = []
     for uentity in udapi_entities:

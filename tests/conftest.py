@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from pathlib import Path
@@ -27,8 +28,10 @@ class Run:
 def run_cli(*args) -> Run:
     out, err = io.StringIO(), io.StringIO()
     try:
-        code = main([str(a) for a in args], stdout=out, stderr=err)
-    except SystemExit as exit_:  # argparse
+        # argparse writes to sys.stdout/sys.stderr itself.
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main([str(a) for a in args], stdout=out, stderr=err)
+    except SystemExit as exit_:
         code = exit_.code
     return Run(code, out.getvalue(), err.getvalue())
 
