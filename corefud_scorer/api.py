@@ -17,6 +17,7 @@ from .errors import ScorerError
 from .match import MATCHING_MODES, ZERO_METHODS
 from .metrics import BLANC_PARTS, ENTITY_METRICS, MENTION_METRICS, Counts, f1, ratio
 from .partition import build_partition
+from .parallel import ordered_map
 from .read import iter_raw_documents, load_document
 
 # What ``-m all`` means, in 1.2's order.
@@ -213,55 +214,64 @@ def _paired_documents(key_path: str, response_path: str):
         yield key_raw, key_header.get("global.Entity"), response_raw, response_header.get("global.Entity")
 
 
-def score(key_path: str, response_path: str, options: Options | None = None) -> Result:
-    """Score ``response_path`` against ``key_path``; raises :class:`ScorerError`
-    for input that cannot be scored."""
-    options = options or Options()
-    metrics = options.metric_list
-    warnings = _Warnings()
-    totals: dict[str, object] = {}
-    documents: list[DocumentResult] = []
-    seen_eids = ({}, {})
+@dataclass
+class _Outcome:
+    """What scoring one document sends back (from a worker process too)."""
 
-    for key_raw, key_entity_header, response_raw, response_entity_header in _paired_documents(
-            key_path, response_path):
-        key_doc = load_document(key_raw, key_entity_header)
-        response_doc = load_document(response_raw, response_entity_header)
-        for side, doc, path in ((0, key_doc, key_path), (1, response_doc, response_path)):
-            for entity in doc.entities:
-                first = seen_eids[side].setdefault(entity.eid, doc.doc_id)
-                if first != doc.doc_id:
-                    warnings.add(f"{path}: entities spanning documents, split per document",
-                                 f"{entity.eid} in {first!r} and {doc.doc_id!r}")
-        partition = build_partition(key_doc, response_doc, options.match, options.zero_match,
-                                    options.keep_singletons)
-        for side, entities, path in ((0, partition.key, key_path), (1, partition.response, response_path)):
-            counted: dict = {}
-            for entity in entities:
-                for mention in entity:
-                    ident = partition.identity(mention)
-                    counted[ident] = counted.get(ident, 0) + 1
-            repeated = sum(1 for n in counted.values() if n > 1)
-            if repeated:
-                warnings.add(f"{path}: spans in more than one entity (scored as scorer 1.2 does)",
-                             f"{repeated} in document {partition.doc_id!r}")
-        counts = document_counts(partition, metrics)
-        documents.append(DocumentResult(
-            partition.doc_id, counts,
-            sum(len(e) for e in partition.key), sum(len(e) for e in partition.response),
-            len(partition.key), len(partition.response)))
-        for name, value in counts.items():
+    result: DocumentResult
+    key_eids: list[str]
+    response_eids: list[str]
+    notes: list[tuple[str, str]]
+
+
+def score_document(key_raw, key_entity_header, response_raw, response_entity_header,
+                   options: Options) -> _Outcome:
+    """Parse, align and score one pair of aligned raw documents."""
+    key_doc = load_document(key_raw, key_entity_header)
+    response_doc = load_document(response_raw, response_entity_header)
+    matching_notes: list[str] = []
+    partition = build_partition(key_doc, response_doc, options.match, options.zero_match,
+                                options.keep_singletons, matching_notes)
+    notes = [(note, f"document {partition.doc_id!r}") for note in matching_notes]
+    for entities, path in ((partition.key, key_raw.path), (partition.response, response_raw.path)):
+        counted: dict = {}
+        for entity in entities:
+            for mention in entity:
+                ident = partition.identity(mention)
+                counted[ident] = counted.get(ident, 0) + 1
+        repeated = sum(1 for n in counted.values() if n > 1)
+        if repeated:
+            notes.append((f"{path}: spans in more than one entity (scored as scorer 1.2 does)",
+                          f"{repeated} in document {partition.doc_id!r}"))
+    counts = document_counts(partition, options.metric_list)
+    result = DocumentResult(
+        partition.doc_id, counts,
+        sum(len(e) for e in partition.key), sum(len(e) for e in partition.response),
+        len(partition.key), len(partition.response))
+    return _Outcome(result, [e.eid for e in key_doc.entities],
+                    [e.eid for e in response_doc.entities], notes)
+
+
+def _score_task(task):
+    return score_document(*task)
+
+
+def summarize(documents: list[DocumentResult], options: Options) -> tuple[dict, float | None]:
+    """Metric scores and the CoNLL score from documents' summed statistics."""
+    metrics = options.metric_list
+    totals: dict[str, object] = {}
+    for document in documents:
+        for name, value in document.counts.items():
             if name == "blanc":
                 previous = totals.get(name, [Counts(), Counts()])
                 totals[name] = [previous[0] + value[0], previous[1] + value[1]]
             else:
                 totals[name] = totals.get(name, Counts()) + value
-
     results: dict[str, MetricScore] = {}
     for name in metrics:
         if name in results:
             continue
-        value = totals.get(name) if documents else None
+        value = totals.get(name)
         if name == "blanc":
             results[name] = _blanc(value or [Counts(), Counts()])
         elif name == "zero" and (value is None or (value.recall_den == 0 and value.precision_den == 0)):
@@ -273,4 +283,33 @@ def score(key_path: str, response_path: str, options: Options | None = None) -> 
     # MUC, B-cubed or CEAF-e, adding their F1 in reporting order.
     conll_parts = [name for name in metrics if name in CONLL_PARTS]
     conll = sum(results[name].f1 for name in conll_parts) / 3 if len(conll_parts) == 3 else None
+    return results, conll
+
+
+def score(key_path: str, response_path: str, options: Options | None = None,
+          jobs: int = 1) -> Result:
+    """Score ``response_path`` against ``key_path``; raises :class:`ScorerError`
+    for input that cannot be scored.
+
+    ``jobs`` > 1 scores documents in that many processes (started only once a
+    second document appears); the result does not depend on it.
+    """
+    options = options or Options()
+    warnings = _Warnings()
+    documents: list[DocumentResult] = []
+    seen_eids: tuple[dict, dict] = ({}, {})
+    tasks = ((k, kh, r, rh, options) for k, kh, r, rh in _paired_documents(key_path, response_path))
+    for outcome in ordered_map(_score_task, tasks, jobs):
+        doc_id = outcome.result.doc_id
+        for seen, eids, path in ((seen_eids[0], outcome.key_eids, key_path),
+                                 (seen_eids[1], outcome.response_eids, response_path)):
+            for eid in eids:
+                first = seen.setdefault(eid, doc_id)
+                if first != doc_id:
+                    warnings.add(f"{path}: entities spanning documents, split per document",
+                                 f"{eid} in {first!r} and {doc_id!r}")
+        for kind, example in outcome.notes:
+            warnings.add(kind, example)
+        documents.append(outcome.result)
+    results, conll = summarize(documents, options)
     return Result(results, conll, documents, warnings.lines(), settings_of(key_path, response_path, options))

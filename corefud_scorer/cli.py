@@ -7,11 +7,13 @@ Flags are those of ``corefud-scorer.py`` 1.2, plus ``--output`` and
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 
 from . import __version__
 from .api import ALL_METRICS, Options, score
 from .errors import ScorerError
+from .parallel import available_cores
 from .report import render_json, render_text
 
 PROG = "corefud-scorer"
@@ -36,9 +38,21 @@ def build_parser() -> argparse.ArgumentParser:
                         help="match zeros by position or by enhanced dependencies (default: dependent)")
     parser.add_argument("--output", choices=["text", "json"], default="text",
                         help="text as scorer 1.2 prints it (default) or one JSON object")
+    parser.add_argument("-j", "--jobs", type=_positive, default=available_cores(),
+                        help="processes scoring documents in parallel (default: all cores, %(default)s here)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no warnings on stderr")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
+    return value
 
 
 def options_from(args: argparse.Namespace) -> Options:
@@ -55,8 +69,12 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
     stderr = stderr or sys.stderr
     args = build_parser().parse_args(argv)
     options = options_from(args)
+    # Udapi runs a full garbage collection after each document it reads; with
+    # everything imported so far frozen out of the collector's reach, each
+    # of those walks only the document at hand.
+    gc.freeze()
     try:
-        result = score(args.key_file, args.sys_file, options)
+        result = score(args.key_file, args.sys_file, options, jobs=args.jobs)
     except ScorerError as err:
         print(f"{PROG}: error: {err}", file=stderr)
         return 2

@@ -11,7 +11,7 @@ class ScorerError(Exception):
     """
 
     def __init__(self, message: str, *where: tuple[str, int | None]):
-        super().__init__(message)
+        super().__init__(message, *where)  # all in args, so that it pickles
         self.message = message
         self.where = list(where)
 

@@ -160,8 +160,13 @@ def _same(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
+# The largest dense matrix (cells) solved to follow 1.2 through ties: about
+# 200 MB. 1.2 itself would spend hours filling a larger one.
+DENSE_LIMIT = 25_000_000
+
+
 def assign(keys: Sequence[Mention], responses: Sequence[Mention], similarity: str,
-           dense: bool = False) -> list[tuple[Mention, Mention]]:
+           dense: bool = False, notes: list | None = None) -> list[tuple[Mention, Mention]]:
     """Maximum-similarity one-to-one pairs of ``keys`` and ``responses``.
 
     Each connected group of candidate pairs is solved on its own. A group
@@ -171,7 +176,9 @@ def assign(keys: Sequence[Mention], responses: Sequence[Mention], similarity: st
     swayed by rows and columns of other groups, even those scoring 0), so
     the document's stage is then solved as 1.2 solves it: one matrix over all
     the mentions in 1.2's order, filled from the candidate pairs.
-    ``dense=True`` always does that (kept for tests).
+    ``dense=True`` always does that (kept for tests). Past
+    :data:`DENSE_LIMIT` cells the groups keep their own optimum and a note
+    says so.
     """
     if not keys or not responses:
         return []
@@ -199,8 +206,12 @@ def assign(keys: Sequence[Mention], responses: Sequence[Mention], similarity: st
                     matrix[a, b] = weights.get((i, j), 0.0)
             found, best = _solve(matrix)
             if _has_other_optimum(matrix, found, best):
-                dense = True
-                break
+                if len(keys) * len(responses) <= DENSE_LIMIT:
+                    dense = True
+                    break
+                if notes is not None:
+                    notes.append(f"{similarity} matching of {len(keys)} x {len(responses)} mentions: "
+                                 "ties broken within each group, possibly unlike scorer 1.2")
             pairs.extend((rows[a], cols[b]) for a, b in found)
     if dense:
         matrix = np.zeros((len(keys), len(responses)))
@@ -212,7 +223,7 @@ def assign(keys: Sequence[Mention], responses: Sequence[Mention], similarity: st
 
 
 def align(key_mentions: dict, response_mentions: dict, match: str, zero_method: str,
-          dense: bool = False) -> list[tuple[Hashable, Hashable]]:
+          dense: bool = False, notes: list | None = None) -> list[tuple[Hashable, Hashable]]:
     """Align the distinct mentions of a document (dicts identity -> mention).
 
     Returns (key identity, response identity) pairs: exact pairs first, then
@@ -226,7 +237,7 @@ def align(key_mentions: dict, response_mentions: dict, match: str, zero_method: 
     if zero_method == "dependent":
         key_zeros = [m for m in key_left.values() if m.is_zero]
         response_zeros = [m for m in response_left.values() if m.is_zero]
-        for k, r in assign(key_zeros, response_zeros, "zero-dependent", dense):
+        for k, r in assign(key_zeros, response_zeros, "zero-dependent", dense, notes):
             k_id, r_id = identity(k), identity(r)
             zero_pairs.append((k_id, r_id))
             del key_left[k_id]
@@ -239,6 +250,6 @@ def align(key_mentions: dict, response_mentions: dict, match: str, zero_method: 
 
     other_pairs = []
     if match != "exact":
-        for k, r in assign(list(key_left.values()), list(response_left.values()), match, dense):
+        for k, r in assign(list(key_left.values()), list(response_left.values()), match, dense, notes):
             other_pairs.append((identity(k), identity(r)))
     return exact_pairs + other_pairs + zero_pairs

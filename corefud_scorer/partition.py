@@ -95,14 +95,14 @@ def _entity_index(entities, identity) -> tuple[dict, dict, list]:
 
 
 def build_partition(key_doc: Document, response_doc: Document, match: str, zero_method: str,
-                    keep_singletons: bool) -> Partition:
+                    keep_singletons: bool, notes: list | None = None) -> Partition:
     identity = identity_function(match)
     key = prepare_entities(key_doc, identity, keep_singletons)
     response = prepare_entities(response_doc, identity, keep_singletons)
     key_entity_of, key_members, key_distinct = _entity_index(key, identity)
     response_entity_of, response_members, response_distinct = _entity_index(response, identity)
 
-    alignment = align(key_distinct, response_distinct, match, zero_method)
+    alignment = align(key_distinct, response_distinct, match, zero_method, notes=notes)
     # 1.2's lookup: key->response entries first, then response->key entries,
     # which win where an identity is on both sides.
     aligned: dict = {k: r for k, r in alignment if k != r}

@@ -158,3 +158,15 @@ def test_align_orders_exact_then_partial_then_zero_pairs():
     pairs = align(keys, responses, "head", "dependent")
     assert pairs == [(ident(same), ident(same)), (ident(span_k), ident(span_r)),
                      (ident(zero_k), ident(zero_r))]
+
+
+def test_ties_past_the_dense_limit_keep_the_group_optimum_and_say_so(monkeypatch):
+    import corefud_scorer.match as match
+    monkeypatch.setattr(match, "DENSE_LIMIT", 1)
+    key = [Mention((position(0, 3),), position(0, 3))]
+    responses = [Mention((position(0, 2), position(0, 3)), position(0, 3)),
+                 Mention((position(0, 3), position(0, 4)), position(0, 3))]
+    notes = []
+    pairs = match.assign(key, responses, "head", notes=notes)
+    assert [r.words for _, r in pairs] == [(position(0, 2), position(0, 3))]
+    assert len(notes) == 1 and "ties broken within each group" in notes[0]

@@ -1,0 +1,56 @@
+"""Score documents in a process pool, in order, with bounded look-ahead."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, Iterable, Iterator
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _context():
+    # Forked workers inherit the imported libraries instead of importing them again.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
+def ordered_map(function: Callable, items: Iterable, jobs: int) -> Iterator:
+    """``map(function, items)``, in ``jobs`` processes when jobs > 1.
+
+    Results come back in input order, so sums over them do not depend on
+    ``jobs``. At most ``2 * jobs`` items are in flight, so a long input is
+    never read ahead whole. The pool starts only when a second item exists.
+    """
+    iterator = iter(items)
+    first = next(iterator, None)
+    if first is None:
+        return
+    second = next(iterator, None)
+    if jobs <= 1 or second is None:
+        yield function(first)
+        if second is not None:
+            yield function(second)
+            for item in iterator:
+                yield function(item)
+        return
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=_context()) as pool:
+        pending: deque = deque()
+        pending.append(pool.submit(function, first))
+        pending.append(pool.submit(function, second))
+        exhausted = False
+        while pending:
+            while not exhausted and len(pending) < 2 * jobs:
+                item = next(iterator, None)
+                if item is None:
+                    exhausted = True
+                    break
+                pending.append(pool.submit(function, item))
+            yield pending.popleft().result()
