@@ -32,6 +32,19 @@ RE_GLOBAL_ENTITY = re.compile(r"^# global.Entity\s*=\s*(\S+)")
 RE_WORD_ID = re.compile(r"^[1-9][0-9]*$")
 RE_RANGE_ID = re.compile(r"^([1-9][0-9]*)-([1-9][0-9]*)$")
 RE_EMPTY_ID = re.compile(r"^([0-9]+)\.([1-9][0-9]*)$")
+# An Entity= value: opening chunks "(eid-...", possibly closed at once, and
+# closing chunks "eid)", as Udapi splits them.
+RE_ENTITY_VALUE = re.compile(r"(?:\([^()\-][^()]*\)?|[^()]+\))+")
+
+
+def _check_entity(misc: str) -> str | None:
+    """What is wrong with the Entity= value in a MISC column, if anything."""
+    for item in misc.split("|"):
+        if item.startswith("Entity="):
+            value = item[len("Entity="):]
+            if not RE_ENTITY_VALUE.fullmatch(value):
+                return f"malformed Entity value {value!r}"
+    return None
 
 
 @dataclass
@@ -89,6 +102,7 @@ class _SentenceBuilder:
         self.forms: list[str] = []
         self.word_lines: list[int] = []
         self.heads: list[tuple[int, str]] = []
+        self.last_empty = (-1, 0)
         self.has_token = False
 
     def error(self, lineno: int, message: str) -> ScorerError:
@@ -116,6 +130,10 @@ class _SentenceBuilder:
             )
         token_id = fields[0]
         self.has_token = True
+        if "Entity=" in fields[9]:
+            problem = _check_entity(fields[9])
+            if problem:
+                raise self.error(lineno, problem)
         if RE_WORD_ID.match(token_id):
             expected = len(self.forms) + 1
             if int(token_id) != expected:
@@ -126,8 +144,14 @@ class _SentenceBuilder:
             return
         m = RE_EMPTY_ID.match(token_id)
         if m:
-            if int(m.group(1)) > len(self.forms):
-                raise self.error(lineno, f"empty node {token_id} stands before word {m.group(1)}")
+            major, minor = int(m.group(1)), int(m.group(2))
+            # Empty node N.M follows word N, numbered 1, 2, ... after each word.
+            if major != len(self.forms):
+                raise self.error(lineno, f"empty node {token_id} does not follow word {major}")
+            expected = self.last_empty[1] + 1 if self.last_empty[0] == major else 1
+            if minor != expected:
+                raise self.error(lineno, f"empty node {token_id} out of sequence (expected {major}.{expected})")
+            self.last_empty = (major, minor)
             return
         m = RE_RANGE_ID.match(token_id)
         if m:

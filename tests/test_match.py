@@ -20,10 +20,8 @@ WORDS = ["the", "old", "dog", "barked", "loudly", "."]
 def sentence(entities, extra=()):
     """Tokens of 'the old dog barked loudly .' with Entity values by ord,
     plus (ord, form, entity, deps) empty nodes."""
-    tokens = [(i, w, entities.get(i)) for i, w in enumerate(WORDS, 1)]
-    for node in extra:
-        tokens.insert(int(float(node[0])), node)
-    return tokens
+    tokens = [(i, w, entities.get(i)) for i, w in enumerate(WORDS, 1)] + list(extra)
+    return sorted(tokens, key=lambda t: float(t[0]))
 
 
 def aligned_words(tmp_path, key_sentences, response_sentences, match, zero="linear"):
