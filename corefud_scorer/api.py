@@ -97,6 +97,7 @@ class DocumentResult:
     response_mentions: int
     key_entities: int
     response_entities: int
+    tokens: int = 0
 
 
 @dataclass
@@ -247,13 +248,14 @@ def score_document(key_raw, key_entity_header, response_raw, response_entity_hea
     result = DocumentResult(
         partition.doc_id, counts,
         sum(len(e) for e in partition.key), sum(len(e) for e in partition.response),
-        len(partition.key), len(partition.response))
+        len(partition.key), len(partition.response), key_raw.tokens)
     return _Outcome(result, [e.eid for e in key_doc.entities],
                     [e.eid for e in response_doc.entities], notes)
 
 
 def _score_task(task):
-    return score_document(*task)
+    index, *arguments = task
+    return index, score_document(*arguments)
 
 
 def summarize(documents: list[DocumentResult], options: Options) -> tuple[dict, float | None]:
@@ -286,30 +288,51 @@ def summarize(documents: list[DocumentResult], options: Options) -> tuple[dict, 
     return results, conll
 
 
-def score(key_path: str, response_path: str, options: Options | None = None,
-          jobs: int = 1) -> Result:
-    """Score ``response_path`` against ``key_path``; raises :class:`ScorerError`
-    for input that cannot be scored.
+def score_many(pairs: list[tuple[str, str]], options: Options | None = None, jobs: int = 1,
+               progress=None) -> list[Result]:
+    """Score several (key path, response path) pairs; one :class:`Result` each.
 
-    ``jobs`` > 1 scores documents in that many processes (started only once a
-    second document appears); the result does not depend on it.
+    Documents of all pairs go through one pool of ``jobs`` processes (started
+    only once a second document appears) and come back in order, so nothing
+    depends on ``jobs``. ``progress``, if given, is called with each pair
+    index and :class:`DocumentResult` as it is scored.
     """
     options = options or Options()
-    warnings = _Warnings()
-    documents: list[DocumentResult] = []
-    seen_eids: tuple[dict, dict] = ({}, {})
-    tasks = ((k, kh, r, rh, options) for k, kh, r, rh in _paired_documents(key_path, response_path))
-    for outcome in ordered_map(_score_task, tasks, jobs):
+    warnings = [_Warnings() for _ in pairs]
+    documents: list[list[DocumentResult]] = [[] for _ in pairs]
+    seen_eids = [({}, {}) for _ in pairs]
+
+    def tasks():
+        for index, (key_path, response_path) in enumerate(pairs):
+            for k, kh, r, rh in _paired_documents(key_path, response_path):
+                yield index, k, kh, r, rh, options
+
+    for index, outcome in ordered_map(_score_task, tasks(), jobs):
+        key_path, response_path = pairs[index]
         doc_id = outcome.result.doc_id
-        for seen, eids, path in ((seen_eids[0], outcome.key_eids, key_path),
-                                 (seen_eids[1], outcome.response_eids, response_path)):
+        for seen, eids, path in ((seen_eids[index][0], outcome.key_eids, key_path),
+                                 (seen_eids[index][1], outcome.response_eids, response_path)):
             for eid in eids:
                 first = seen.setdefault(eid, doc_id)
                 if first != doc_id:
-                    warnings.add(f"{path}: entities spanning documents, split per document",
-                                 f"{eid} in {first!r} and {doc_id!r}")
+                    warnings[index].add(f"{path}: entities spanning documents, split per document",
+                                        f"{eid} in {first!r} and {doc_id!r}")
         for kind, example in outcome.notes:
-            warnings.add(kind, example)
-        documents.append(outcome.result)
-    results, conll = summarize(documents, options)
-    return Result(results, conll, documents, warnings.lines(), settings_of(key_path, response_path, options))
+            warnings[index].add(kind, example)
+        documents[index].append(outcome.result)
+        if progress is not None:
+            progress(index, outcome.result)
+    results = []
+    for index, (key_path, response_path) in enumerate(pairs):
+        metrics, conll = summarize(documents[index], options)
+        results.append(Result(metrics, conll, documents[index], warnings[index].lines(),
+                              settings_of(key_path, response_path, options)))
+    return results
+
+
+def score(key_path: str, response_path: str, options: Options | None = None,
+          jobs: int = 1) -> Result:
+    """Score ``response_path`` against ``key_path``; raises :class:`ScorerError`
+    for input that cannot be scored. ``jobs`` > 1 scores documents in that
+    many processes; the result does not depend on it."""
+    return score_many([(key_path, response_path)], options, jobs)[0]

@@ -362,3 +362,17 @@ def read_file(path: str) -> list[Document]:
     """Read every document of a file (convenience for the API and tests)."""
     header: dict = {}
     return [load_document(raw, header.get("global.Entity")) for raw in iter_raw_documents(path, header)]
+
+
+def count_documents(path: str) -> int:
+    """How many documents a file holds, by a quick scan for ``# newdoc``
+    (for progress display only; a file without them is one document)."""
+    count = 0
+    try:
+        with open(path, "rb") as handle:
+            for line in handle:
+                if line.startswith(b"# newdoc"):
+                    count += 1
+    except OSError:
+        return 0
+    return max(count, 1)

@@ -78,3 +78,81 @@ def to_json_object(result: Result) -> dict:
 
 def render_json(result: Result) -> str:
     return json.dumps(to_json_object(result), indent=1, ensure_ascii=False) + "\n"
+
+
+# --- tables of rows (benchmark and per-document output) ---
+
+def _label(column: str) -> str:
+    for suffix, short in (("_recall", " R"), ("_precision", " P"), ("_f1", " F1")):
+        if column.endswith(suffix):
+            return column[: -len(suffix)] + short
+    return {"key_mentions": "mentions K", "response_mentions": "mentions R",
+            "key_entities": "entities K", "response_entities": "entities R",
+            "documents": "docs"}.get(column, column)
+
+
+def _columns(rows: list[dict]) -> list[str]:
+    columns = list(rows[0])
+    if all(row.get("document") is None for row in rows):
+        columns.remove("document")
+    return columns
+
+
+def _cell(column: str, value) -> str:
+    if value is None:
+        return "-" if column in ("document",) or not column.endswith(("_recall", "_precision", "_f1")) else "n/a"
+    if isinstance(value, float):
+        return "%.2f" % (value * 100)
+    return str(value)
+
+
+def render_table(rows: list[dict], fmt: str) -> str:
+    """Rows as an aligned text table, a Markdown table or CSV (fractions unrounded)."""
+    columns = _columns(rows)
+    if fmt == "csv":
+        import csv
+        import io
+
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow(["" if row[c] is None else row[c] for c in columns])
+        return out.getvalue()
+    header = [_label(c) for c in columns]
+    body = [[_cell(c, row[c]) for c in columns] for row in rows]
+    if fmt == "markdown":
+        align = ["---" if c in ("dataset", "document") else "---:" for c in columns]
+        lines = ["| " + " | ".join(line) + " |" for line in [header, align] + body]
+        return "\n".join(lines) + "\n"
+    widths = [max(len(r[i]) for r in [header] + body) for i in range(len(columns))]
+    def line(cells):
+        return "  ".join(cell.ljust(w) if c in ("dataset", "document") else cell.rjust(w)
+                         for cell, w, c in zip(cells, widths, columns)).rstrip()
+    return "\n".join([line(header)] + [line(r) for r in body]) + "\n"
+
+
+def render_benchmark_json(bench, table: list[dict], shared_task: str | None = None) -> str:
+    """The benchmark as one JSON object: settings, dataset rows, per-document
+    rows (when asked), the two averages and warnings."""
+    from . import __version__
+    from .api import file_digest, settings_of
+    from .benchmark import MACRO, MICRO
+
+    options = bench.options
+    settings = {k: v for k, v in settings_of(bench.datasets[0].key, bench.datasets[0].response, options).items()
+                if k not in ("key_file", "response_file", "key_sha256", "response_sha256")}
+    settings["version"] = __version__
+    settings["shared_task"] = shared_task
+    settings["files"] = [{"dataset": d.name, "key": d.key, "response": d.response,
+                          "key_sha256": file_digest(d.key), "response_sha256": file_digest(d.response)}
+                         for d in bench.datasets]
+    data = {
+        "settings": settings,
+        "datasets": [r for r in table if r["document"] is None and r["dataset"] not in (MACRO, MICRO)],
+        "documents": [r for r in table if r["document"] is not None],
+        "macro": next(r for r in table if r["dataset"] == MACRO),
+        "micro": next(r for r in table if r["dataset"] == MICRO),
+        "warnings": bench.warnings,
+    }
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"

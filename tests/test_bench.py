@@ -1,0 +1,160 @@
+"""Scoring many datasets: pairing, averages, formats, presets, parallel runs."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from fractions import Fraction as Fr
+
+import pytest
+
+from corefud_scorer import Options, score
+from corefud_scorer.benchmark import Dataset, benchmark, dataset_name, pair_folders, read_manifest
+from corefud_scorer.metrics import Counts
+from corefud_scorer.presets import PRESETS
+
+from conftest import FIXTURES, run_cli
+
+KEYS, SYSTEMS = FIXTURES / "bench" / "key", FIXTURES / "bench" / "sys"
+NAMES = ["cs_toy", "el_toy", "hi_toy", "ru_toy"]
+# MUC (recall num, den, precision num, den) per dataset, counted by hand from
+# the fixtures (singletons dropped): see the comments in test_muc_by_hand.
+MUC = {"cs_toy": (2, 3, 2, 3), "el_toy": (2, 2, 2, 3), "hi_toy": (2, 2, 2, 2), "ru_toy": (1, 3, 1, 2)}
+
+
+def test_dataset_names_and_pairing():
+    assert dataset_name("cs_pdt-corefud-dev.conllu") == "cs_pdt"
+    assert dataset_name("/x/en_gum-corefud-train.conllu") == "en_gum"
+    assert dataset_name("plain.conllu") == "plain"
+    datasets = pair_folders(str(KEYS), str(SYSTEMS))
+    assert [d.name for d in datasets] == NAMES
+    assert all(d.key.startswith(str(KEYS)) and d.response.startswith(str(SYSTEMS)) for d in datasets)
+
+
+def test_muc_by_hand():
+    # cs: d1 key {1a 2a}{3a 5b}, response {3a 1b 5b} (+ singleton 1a dropped): recall
+    #     0 + 1, precision 3 - 2 = 1; d2 perfect, one link.  el: the response merges
+    #     both entities: recall 2/2, precision 4 - 2 = 2 of 3.  hi: perfect.  ru: d1
+    #     perfect; d2 one mention each side unaligned: 0/1 both; d3 response singleton
+    #     dropped: recall 0/1, precision 0/0.
+    bench = benchmark(pair_folders(str(KEYS), str(SYSTEMS)), Options(metrics=("muc", "bcub", "ceafe")))
+    for dataset, result in zip(bench.datasets, bench.results):
+        assert result.metrics["muc"].counts == Counts(*map(float, MUC[dataset.name])), dataset.name
+    f1 = {n: 2 * Fr(rn, rd) * Fr(pn, pd) / (Fr(rn, rd) + Fr(pn, pd)) for n, (rn, rd, pn, pd) in MUC.items()}
+    assert bench.macro["muc"].f1 == pytest.approx(float(sum(f1.values()) / 4), abs=1e-12)
+    assert bench.macro["muc"].recall == pytest.approx(float(sum(Fr(v[0], v[1]) for v in MUC.values()) / 4))
+    # micro: summed statistics, 7/10 both ways
+    assert bench.micro["muc"].counts == Counts(7.0, 10.0, 7.0, 10.0)
+    assert bench.micro["muc"].f1 == pytest.approx(0.7)
+    # the macro CoNLL score is the mean of the datasets' CoNLL scores
+    assert bench.macro_conll == pytest.approx(sum(r.conll for r in bench.results) / 4, abs=1e-15)
+
+
+def test_each_dataset_scores_as_on_its_own():
+    options = Options(match="head")
+    bench = benchmark(pair_folders(str(KEYS), str(SYSTEMS)), options)
+    for dataset, result in zip(bench.datasets, bench.results):
+        alone = score(dataset.key, dataset.response, options)
+        assert {n: m.counts for n, m in alone.metrics.items()} == \
+               {n: m.counts for n, m in result.metrics.items()}
+
+
+def test_unpaired_and_doubled_files_are_errors(tmp_path):
+    keys, systems = tmp_path / "k", tmp_path / "s"
+    shutil.copytree(KEYS, keys)
+    shutil.copytree(SYSTEMS, systems)
+    (systems / "ru_toy-corefud-dev.conllu").unlink()
+    (systems / "xx_extra-corefud-dev.conllu").write_text("")
+    run = run_cli("bench", keys, systems)
+    assert run.code == 2 and run.out == ""
+    assert "ru_toy-corefud-dev.conllu has no response" in run.err
+    assert "xx_extra-corefud-dev.conllu has no key" in run.err
+    assert len(run.err.splitlines()) == 1
+    shutil.copy(keys / "cs_toy-corefud-dev.conllu", keys / "cs_toy-corefud-test.conllu")
+    run = run_cli("bench", keys, keys)
+    assert run.code == 2 and "two files of dataset 'cs_toy'" in run.err
+
+
+def test_manifest(tmp_path):
+    manifest = tmp_path / "list.txt"
+    lines = [f"{n} {KEYS / (n + '-corefud-dev.conllu')} {SYSTEMS / (n + '-corefud-dev.conllu')}" for n in NAMES]
+    manifest.write_text("# dataset key response\n" + "\n".join(lines) + "\n")
+    assert [d.name for d in read_manifest(str(manifest))] == NAMES
+    by_folder = run_cli("bench", KEYS, SYSTEMS, "--output", "csv", "-j", "1")
+    by_manifest = run_cli("bench", manifest, "--output", "csv", "-j", "1")
+    assert by_manifest.out == by_folder.out
+    manifest.write_text("cs_toy only-two-fields\n")
+    run = run_cli("bench", manifest)
+    assert run.code == 2 and "list.txt:1: expected 'dataset key response'" in run.err
+
+
+def test_jobs_do_not_change_the_output():
+    one = run_cli("bench", KEYS, SYSTEMS, "--per-doc", "--output", "json", "-j", "1")
+    two = run_cli("bench", KEYS, SYSTEMS, "--per-doc", "--output", "json", "-j", "2")
+    assert one.code == two.code == 0
+    assert one.out == two.out
+    key = FIXTURES / "example" / "key.conllu"
+    response = FIXTURES / "example" / "response.conllu"
+    assert run_cli(key, response, "-j", "1").out == run_cli(key, response, "-j", "2").out
+
+
+def test_formats_parse_back_to_the_same_numbers():
+    as_json = json.loads(run_cli("bench", KEYS, SYSTEMS, "--output", "json", "--per-doc").out)
+    as_csv = list(csv.DictReader(io.StringIO(run_cli("bench", KEYS, SYSTEMS, "--output", "csv", "--per-doc").out)))
+    json_rows = as_json["datasets"] + as_json["documents"] + [as_json["macro"], as_json["micro"]]
+    by_key = lambda row: (row["dataset"], row["document"] or "")
+    assert sorted(map(by_key, json_rows)) == sorted(map(by_key, as_csv))
+    csv_index = {by_key(r): r for r in as_csv}
+    for row in json_rows:
+        other = csv_index[by_key(row)]
+        for column, value in row.items():
+            if isinstance(value, float):
+                assert float(other[column]) == value, column
+    assert [r["dataset"] for r in as_json["datasets"]] == NAMES
+    assert len(as_json["documents"]) == 7
+    markdown = run_cli("bench", KEYS, SYSTEMS, "--output", "markdown").out.splitlines()
+    assert markdown[0].startswith("| dataset | docs |") and markdown[1].startswith("| --- | ---: |")
+    assert len(markdown) == 2 + 4 + 2
+    text = run_cli("bench", KEYS, SYSTEMS).out.splitlines()
+    assert text[-2].startswith("macro-average") and text[-1].startswith("micro-average")
+
+
+def test_single_pair_per_document_rows():
+    key, response = KEYS / "cs_toy-corefud-dev.conllu", SYSTEMS / "cs_toy-corefud-dev.conllu"
+    data = run_cli(key, response, "--per-doc", "--output", "json").json
+    assert [row["document"] for row in data["per_document"]] == ["cs_toy-d1", "cs_toy-d2"]
+    assert data["per_document"][0]["muc_recall"] == 0.5
+    text = run_cli(key, response, "--per-doc").out
+    assert text.splitlines()[-1].startswith("cs_toy-d2")
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_presets_fix_their_settings(name):
+    preset = PRESETS[name]
+    data = run_cli(KEYS / "cs_toy-corefud-dev.conllu", SYSTEMS / "cs_toy-corefud-dev.conllu",
+                   "-t", name, "--output", "json").json
+    settings = data["settings"]
+    assert settings["shared_task"] == name
+    assert settings["match"] == preset.match
+    assert settings["keep_singletons"] == preset.keep_singletons
+    assert settings["zero_match_method"] == preset.zero_match
+    assert settings["metrics"] == list(preset.metrics)
+    other = "exact" if preset.match != "exact" else "head"
+    clash = run_cli(KEYS / "cs_toy-corefud-dev.conllu", SYSTEMS / "cs_toy-corefud-dev.conllu",
+                    "-t", name, "-a", other)
+    assert clash.code == 2 and f"--shared-task {name} sets match" in clash.err
+    agree = run_cli(KEYS / "cs_toy-corefud-dev.conllu", SYSTEMS / "cs_toy-corefud-dev.conllu",
+                    "-t", name, "-a", preset.match)
+    assert agree.code == 0
+    assert agree.out.splitlines()[0].startswith(f"CRAC 20{name[-2:]} shared task settings ({name}): {preset.match} match")
+
+
+def test_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    run = run_cli("bench", KEYS, SYSTEMS, "--plot", tmp_path / "scores.png")
+    assert run.code == 0
+    assert (tmp_path / "scores.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    bad = run_cli("bench", KEYS, SYSTEMS, "--plot", tmp_path / "scores.pdf")
+    assert bad.code == 2 and "must end in .png or .svg" in bad.err
