@@ -8,6 +8,7 @@ document's sufficient statistics, and returns a typed :class:`Result`.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from itertools import zip_longest
 
@@ -184,21 +185,27 @@ def _package_version(name: str) -> str | None:
         return None
 
 
+def _warning_kind(message: str) -> str:
+    """A Udapi message without its particulars, to count alike messages together."""
+    general = re.sub(r"<[^<>]*>", "<node>", message)
+    return general.split(":")[0].strip()
+
+
 class _Warnings:
-    """Counts each kind of warning; reported once per kind."""
+    """Counts each kind of warning; reported once per kind, with the total
+    and the first place it was seen."""
 
     def __init__(self):
         self.kinds: dict[str, list] = {}
 
-    def add(self, kind: str, example: str):
-        self.kinds.setdefault(kind, []).append(example)
+    def add(self, kind: str, example: str, count: int = 1):
+        entry = self.kinds.setdefault(kind, [0, example])
+        entry[0] += count
 
     def lines(self) -> list[str]:
-        out = []
-        for kind, examples in self.kinds.items():
-            more = f" (and {len(examples) - 1} more)" if len(examples) > 1 else ""
-            out.append(f"{kind}: {len(examples)}, e.g. {examples[0]}{more}")
-        return out
+        return [f"{kind}: {count} (first in {example})" if example.startswith("document")
+                else f"{kind}: {count} (first: {example})"
+                for kind, (count, example) in self.kinds.items()]
 
 
 def _paired_documents(key_path: str, response_path: str):
@@ -222,7 +229,7 @@ class _Outcome:
     result: DocumentResult
     key_eids: list[str]
     response_eids: list[str]
-    notes: list[tuple[str, str]]
+    notes: list[tuple[str, str, int]]  # (kind, first example, count)
 
 
 def score_document(key_raw, key_entity_header, response_raw, response_entity_header,
@@ -233,8 +240,18 @@ def score_document(key_raw, key_entity_header, response_raw, response_entity_hea
     matching_notes: list[str] = []
     partition = build_partition(key_doc, response_doc, options.match, options.zero_match,
                                 options.keep_singletons, matching_notes)
-    notes = [(note, f"document {partition.doc_id!r}") for note in matching_notes]
-    for entities, path in ((partition.key, key_raw.path), (partition.response, response_raw.path)):
+    doc = f"document {partition.doc_id!r}"
+    notes = [(note, doc, 1) for note in matching_notes]
+    for path, raw_doc, dropped, entities in (
+            (key_raw.path, key_doc, partition.dropped[0], partition.key),
+            (response_raw.path, response_doc, partition.dropped[1], partition.response)):
+        for message in raw_doc.warnings:
+            notes.append((f"{path}: Udapi: {_warning_kind(message)}", message, 1))
+        if dropped.repeated_mentions:
+            notes.append((f"{path}: mentions repeated within their entity, counted once",
+                          doc, dropped.repeated_mentions))
+        if dropped.singletons:
+            notes.append((f"{path}: singleton entities dropped (-s keeps them)", doc, dropped.singletons))
         counted: dict = {}
         for entity in entities:
             for mention in entity:
@@ -243,7 +260,7 @@ def score_document(key_raw, key_entity_header, response_raw, response_entity_hea
         repeated = sum(1 for n in counted.values() if n > 1)
         if repeated:
             notes.append((f"{path}: spans in more than one entity (scored as scorer 1.2 does)",
-                          f"{repeated} in document {partition.doc_id!r}"))
+                          doc, repeated))
     counts = document_counts(partition, options.metric_list)
     result = DocumentResult(
         partition.doc_id, counts,
@@ -316,9 +333,9 @@ def score_many(pairs: list[tuple[str, str]], options: Options | None = None, job
                 first = seen.setdefault(eid, doc_id)
                 if first != doc_id:
                     warnings[index].add(f"{path}: entities spanning documents, split per document",
-                                        f"{eid} in {first!r} and {doc_id!r}")
-        for kind, example in outcome.notes:
-            warnings[index].add(kind, example)
+                                        f"{eid} in documents {first!r} and {doc_id!r}")
+        for kind, example, count in outcome.notes:
+            warnings[index].add(kind, example, count)
         documents[index].append(outcome.result)
         if progress is not None:
             progress(index, outcome.result)

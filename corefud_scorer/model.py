@@ -73,3 +73,4 @@ class Document:
     sentences: int = 0
     tokens: int = 0
     first_line: int | None = None
+    warnings: list[str] = field(default_factory=list)  # what the reader noticed but accepted

@@ -66,19 +66,32 @@ class Partition:
     alignment: list              # (key identity, response identity) pairs
     identity: object             # Mention -> identity
     contingency: Contingency
+    dropped: tuple = (None, None)  # (key, response) Dropped
 
 
-def prepare_entities(doc: Document, identity, keep_singletons: bool) -> list[list[Mention]]:
+@dataclass
+class Dropped:
+    """What preparing one side's entities left out."""
+
+    repeated_mentions: int = 0   # the same span twice in one entity (kept once)
+    singletons: int = 0          # entities of one mention (unless kept)
+
+
+def prepare_entities(doc: Document, identity, keep_singletons: bool) -> tuple[list[list[Mention]], Dropped]:
     """Drop repeated spans within an entity, then (unless kept) singletons."""
     entities = []
+    dropped = Dropped()
     for entity in doc.entities:
         seen = {}
         for mention in entity.mentions:
             seen.setdefault(identity(mention), mention)
         mentions = list(seen.values())
+        dropped.repeated_mentions += len(entity.mentions) - len(mentions)
         if keep_singletons or len(mentions) > 1:
             entities.append(mentions)
-    return entities
+        else:
+            dropped.singletons += 1
+    return entities, dropped
 
 
 def _entity_index(entities, identity) -> tuple[dict, dict, list]:
@@ -97,8 +110,8 @@ def _entity_index(entities, identity) -> tuple[dict, dict, list]:
 def build_partition(key_doc: Document, response_doc: Document, match: str, zero_method: str,
                     keep_singletons: bool, notes: list | None = None) -> Partition:
     identity = identity_function(match)
-    key = prepare_entities(key_doc, identity, keep_singletons)
-    response = prepare_entities(response_doc, identity, keep_singletons)
+    key, key_dropped = prepare_entities(key_doc, identity, keep_singletons)
+    response, response_dropped = prepare_entities(response_doc, identity, keep_singletons)
     key_entity_of, key_members, key_distinct = _entity_index(key, identity)
     response_entity_of, response_members, response_distinct = _entity_index(response, identity)
 
@@ -142,4 +155,4 @@ def build_partition(key_doc: Document, response_doc: Document, match: str, zero_
         np.array([len(e) for e in response], dtype=np.int64),
         recall_cells, precision_cells, ceaf_cells)
     return Partition(key_doc.doc_id, key, response, key_entity_of, response_entity_of,
-                     aligned, alignment, identity, contingency)
+                     aligned, alignment, identity, contingency, (key_dropped, response_dropped))

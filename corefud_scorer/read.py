@@ -336,10 +336,12 @@ def load_document(raw: RawDocument, global_entity: str | None) -> Document:
                           (raw.path, _locate(raw, str(err)))) from None
     finally:
         root_logger.removeHandler(capture)
+    accepted = []
     for message in capture.messages:
         if any(marker in message for marker in _FATAL_UDAPI_WARNINGS):
             raise ScorerError(f"malformed Entity annotation: {_udapi_message(message)}",
                               (raw.path, _locate(raw, message)))
+        accepted.append(f"{_udapi_message(message)} (line {_locate(raw, message)})")
 
     entities = []
     for uentity in udapi_entities:
@@ -355,7 +357,7 @@ def load_document(raw: RawDocument, global_entity: str | None) -> Document:
             mentions.append(Mention(tuple(words), head, is_zero, _deps_of(head_node) if is_zero else ()))
         if mentions:
             entities.append(Entity(str(uentity.eid), mentions))
-    return Document(raw.doc_id, entities, len(raw.sentences), raw.tokens, raw.first_line)
+    return Document(raw.doc_id, entities, len(raw.sentences), raw.tokens, raw.first_line, accepted)
 
 
 def read_file(path: str) -> list[Document]:

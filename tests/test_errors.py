@@ -126,3 +126,23 @@ def test_entity_spanning_documents_is_split_with_a_warning(write):
     # Split: two entities of two mentions, so MUC has 2 links, not 3.
     assert run.json["metrics"]["muc"]["counts"]["recall_den"] == 2.0
     assert run_cli(path, path, "-q").err == ""
+
+
+def test_warnings_come_once_per_kind_with_counts(write):
+    docs = {"a": [[(1, "x", "(e1-p-1)"), (2, "y", "(e1-p-1)"), (3, "z", "(e2-p-1)"), (4, "v", "(e3-p-1)")]],
+            "b": [[(1, "x", "(e4-p-1)(e4-p-1)"), (2, "y", "(e4-p-1)"), (3, "z", "(e5-q-1)"),
+                   (4, "v", "(e5-r-1)")]]}
+    path = write("warn.conllu", conllu(docs))
+    other = write("warn2.conllu", conllu(docs))
+    run = run_cli(path, other)
+    assert run.code == 0
+    lines = run.err.splitlines()
+    assert all(line.startswith("corefud-scorer: warning: ") for line in lines)
+    singletons = [line for line in lines if "singleton entities dropped" in line]
+    # one line per file, counting both documents' singletons: e2, e3 (b has none)
+    assert len(singletons) == 2 and all(": 2 (first in document 'a')" in line for line in singletons)
+    assert any("warn.conllu: mentions repeated within their entity, counted once: 1" in line for line in lines)
+    assert any("warn.conllu: Udapi: etype mismatch in <node>: 1 (first: etype mismatch in <b-1#4, v>: "
+               "q != r (line 14))" in line for line in lines)
+    assert run.out.startswith("The scorer is evaluating")
+    assert run_cli(path, other, "-q").err == ""
