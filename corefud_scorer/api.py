@@ -16,7 +16,7 @@ from . import __version__
 from .check import check_documents, missing_document
 from .errors import ScorerError
 from .match import MATCHING_MODES, ZERO_METHODS
-from .metrics import BLANC_PARTS, ENTITY_METRICS, MENTION_METRICS, Counts, f1, ratio
+from .metrics import BLANC_PARTS, ENTITY_METRICS, MENTION_METRICS, Counts, f1, ordered_sum, ratio
 from .partition import build_partition
 from .parallel import ordered_map
 from .read import iter_raw_documents, load_document
@@ -127,9 +127,9 @@ def _blanc(parts: list[Counts]) -> MetricScore:
     if not used:
         return MetricScore("blanc", 0.0, 0.0, 0.0, total, scored)
     return MetricScore("blanc",
-                       sum(s.recall for s in used) / len(used),
-                       sum(s.precision for s in used) / len(used),
-                       sum(s.f1 for s in used) / len(used), total, scored)
+                       ordered_sum([s.recall for s in used]) / len(used),
+                       ordered_sum([s.precision for s in used]) / len(used),
+                       ordered_sum([s.f1 for s in used]) / len(used), total, scored)
 
 
 def document_counts(partition, metrics) -> dict[str, object]:
@@ -301,7 +301,7 @@ def summarize(documents: list[DocumentResult], options: Options) -> tuple[dict, 
     # 1.2 prints a CoNLL score when exactly three of the reported lines are
     # MUC, B-cubed or CEAF-e, adding their F1 in reporting order.
     conll_parts = [name for name in metrics if name in CONLL_PARTS]
-    conll = sum(results[name].f1 for name in conll_parts) / 3 if len(conll_parts) == 3 else None
+    conll = ordered_sum([results[name].f1 for name in conll_parts]) / 3 if len(conll_parts) == 3 else None
     return results, conll
 
 

@@ -39,6 +39,14 @@ class Counts:
                       self.precision_den + other.precision_den)
 
 
+def ordered_sum(values) -> float:
+    """Left-to-right float addition, as 1.2's accumulating loops add (numpy's
+    pairwise summation and the compensated ``sum`` of Python 3.12+ can differ
+    from it in the last bit, which can move a rounded percentage)."""
+    array = np.asarray(values, dtype=np.float64)
+    return float(np.cumsum(array)[-1]) if len(array) else 0.0
+
+
 def ratio(num: float, den: float) -> float:
     """num/den, and 0 whenever num is 0 (including 0/0), as scorer 1.2."""
     return 0.0 if num == 0 else num / float(den)
@@ -68,7 +76,7 @@ def muc(c: Contingency) -> Counts:
 
 def _b_cubed_side(groups: np.ndarray, counts: np.ndarray, sizes: np.ndarray) -> tuple[float, float]:
     squares = np.bincount(groups, weights=counts.astype(np.float64) ** 2, minlength=len(sizes))
-    return float((squares / np.maximum(sizes, 1)).sum()), float(sizes.sum())
+    return ordered_sum(squares / np.maximum(sizes, 1)), float(sizes.sum())
 
 
 def b_cubed(c: Contingency) -> Counts:
@@ -85,7 +93,7 @@ def _lea_side(groups, partners, counts, sizes, partner_sizes) -> tuple[float, fl
     singleton_links = np.bincount(groups[resolved_singleton], minlength=len(sizes))
     all_links = np.where(sizes == 1, 1.0, _pairs(sizes.astype(np.float64)))
     common = np.where(sizes == 1, singleton_links, links)
-    return float((sizes * common / all_links).sum()), float(sizes.sum())
+    return ordered_sum(sizes * common / all_links), float(sizes.sum())
 
 
 def lea(c: Contingency) -> Counts:
@@ -95,43 +103,57 @@ def lea(c: Contingency) -> Counts:
     return Counts(rn, rd, pn, pd)
 
 
-def _optimal_alignment(cells: Cells, weights: np.ndarray, shape: tuple[int, int]) -> float:
-    """Maximum total weight of a one-to-one entity alignment, solved on each
+def _row_values(cells: Cells, weights: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """For each row, the weight of its cell in a maximum-weight one-to-one
+    alignment of rows and columns (0 where unaligned), solved on each
     connected component of the non-zero cells."""
-    if len(cells.counts) == 0:
-        return 0.0
     n_rows, n_cols = shape
+    values = np.zeros(n_rows)
+    if len(cells.counts) == 0:
+        return values
     graph = sp.coo_matrix((np.ones(len(cells.rows)), (cells.rows, cells.cols + n_rows)),
                           shape=(n_rows + n_cols, n_rows + n_cols))
     _, labels = connected_components(graph, directed=False)
     cell_label = labels[cells.rows]
-    order = np.argsort(cell_label, kind="stable")
-    total = 0.0
-    bounds = np.flatnonzero(np.diff(cell_label[order])) + 1
-    for chunk in np.split(order, bounds):
-        rows, cols, w = cells.rows[chunk], cells.cols[chunk], weights[chunk]
-        if len(chunk) == 1:
-            total += float(w[0])
-            continue
-        row_ids, r = np.unique(rows, return_inverse=True)
-        col_ids, k = np.unique(cols, return_inverse=True)
-        matrix = np.zeros((len(row_ids), len(col_ids)))
-        matrix[r, k] = w
-        ri, ci = linear_sum_assignment(matrix, maximize=True)
-        total += float(matrix[ri, ci].sum())
-    return total
+    sizes = np.bincount(cell_label)
+    alone = sizes[cell_label] == 1
+    values[cells.rows[alone]] = weights[alone]
+    shared = np.flatnonzero(~alone)
+    if len(shared):
+        order = shared[np.argsort(cell_label[shared], kind="stable")]
+        bounds = np.flatnonzero(np.diff(cell_label[order])) + 1
+        for chunk in np.split(order, bounds):
+            row_ids, r = np.unique(cells.rows[chunk], return_inverse=True)
+            col_ids, k = np.unique(cells.cols[chunk], return_inverse=True)
+            matrix = np.zeros((len(row_ids), len(col_ids)))
+            matrix[r, k] = weights[chunk]
+            ri, ci = linear_sum_assignment(matrix, maximize=True)
+            values[row_ids[ri]] = matrix[ri, ci]
+    return values
+
+
+def _alignment_total(cells: Cells, weights: np.ndarray, shape: tuple[int, int]) -> float:
+    """The maximum total weight, added up as 1.2 adds it: numpy's sum over the
+    assignment in row order (one entry per row when rows are fewer than columns)."""
+    values = _row_values(cells, weights, shape)
+    n_rows, n_cols = shape
+    if n_rows > n_cols:
+        # 1.2's array then has one entry per column; the positive ones in row order.
+        positive = values[values > 0]
+        values = np.concatenate([positive, np.zeros(n_cols - len(positive))])
+    return float(values.sum())
 
 
 def ceafe(c: Contingency) -> Counts:
     cells = c.ceaf_cells
     phi4 = 2 * cells.counts / (c.key_sizes[cells.rows] + c.response_sizes[cells.cols]).astype(np.float64)
-    similarity = _optimal_alignment(cells, phi4, (len(c.key_sizes), len(c.response_sizes)))
+    similarity = _alignment_total(cells, phi4, (len(c.key_sizes), len(c.response_sizes)))
     return Counts(similarity, float(len(c.key_sizes)), similarity, float(len(c.response_sizes)))
 
 
 def ceafm(c: Contingency) -> Counts:
     cells = c.ceaf_cells
-    similarity = _optimal_alignment(cells, cells.counts.astype(np.float64),
+    similarity = _alignment_total(cells, cells.counts.astype(np.float64),
                                     (len(c.key_sizes), len(c.response_sizes)))
     return Counts(similarity, float(c.key_sizes.sum()), similarity, float(c.response_sizes.sum()))
 
@@ -178,7 +200,7 @@ def mention_overlap(p: Partition) -> Counts:
         return Counts(0.0, float(key_words), 0.0, float(response_words))
     pairs = np.array(list(overlap.keys()), dtype=np.int64)
     cells = Cells(pairs[:, 0], pairs[:, 1], np.fromiter(overlap.values(), dtype=np.int64))
-    shared = _optimal_alignment(cells, cells.counts.astype(np.float64), (len(key), len(response)))
+    shared = _alignment_total(cells, cells.counts.astype(np.float64), (len(key), len(response)))
     return Counts(shared, float(key_words), shared, float(response_words))
 
 
