@@ -219,6 +219,9 @@ def _paired_documents(key_path: str, response_path: str):
         if key_raw is None:
             raise missing_document(response_raw, key_path, present_is_key=False)
         check_documents(key_raw, response_raw)
+        # Checked: the word forms are not needed again (nor sent to workers).
+        key_raw.drop_forms()
+        response_raw.drop_forms()
         yield key_raw, key_header.get("global.Entity"), response_raw, response_header.get("global.Entity")
 
 

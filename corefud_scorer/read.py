@@ -75,7 +75,11 @@ class RawDocument:
 
     @property
     def tokens(self) -> int:
-        return sum(len(s.forms) for s in self.sentences)
+        return sum(len(s.word_lines) for s in self.sentences)
+
+    def drop_forms(self) -> None:
+        for sentence in self.sentences:
+            sentence.forms = []
 
 
 def _open(path: str):
@@ -101,7 +105,7 @@ class _SentenceBuilder:
         self.newdoc: str | bool | None = None
         self.forms: list[str] = []
         self.word_lines: list[int] = []
-        self.heads: list[tuple[int, str]] = []
+        self.heads: list[str] = []
         self.last_empty = (-1, 0)
         self.has_token = False
 
@@ -134,14 +138,14 @@ class _SentenceBuilder:
             problem = _check_entity(fields[9])
             if problem:
                 raise self.error(lineno, problem)
-        if RE_WORD_ID.match(token_id):
-            expected = len(self.forms) + 1
-            if int(token_id) != expected:
-                raise self.error(lineno, f"word ID {token_id} out of sequence (expected {expected})")
+        expected = len(self.forms) + 1
+        if token_id == str(expected):  # the common case first
             self.forms.append(fields[1])
             self.word_lines.append(lineno)
-            self.heads.append((lineno, fields[6]))
+            self.heads.append(fields[6])
             return
+        if RE_WORD_ID.match(token_id):
+            raise self.error(lineno, f"word ID {token_id} out of sequence (expected {expected})")
         m = RE_EMPTY_ID.match(token_id)
         if m:
             major, minor = int(m.group(1)), int(m.group(2))
@@ -165,7 +169,7 @@ class _SentenceBuilder:
         if not self.forms:
             raise self.error(self.line, "sentence without words")
         n = len(self.forms)
-        for lineno, head in self.heads:
+        for lineno, head in zip(self.word_lines, self.heads):
             if head == "_":
                 continue
             if not head.isdigit() or int(head) > n:
