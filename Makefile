@@ -7,7 +7,7 @@ EXAMPLE := fixtures/example
 REFERENCE ?=
 BENCH_ARGS ?=
 
-.PHONY: demo test install install-test pytest conformance bench clean
+.PHONY: demo test install install-test pytest conformance bench bench-corpus differential clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -34,8 +34,18 @@ conformance:
 		echo "$(CONFORMANCE) not found: conformance suite skipped (clone it beside this folder as ../shared)"; \
 	fi
 
+# Speed and memory against the Udapi floor (and the official scorer with REFERENCE=DIR,
+# a work tree of ufal/corefud-scorer): `make bench REFERENCE=../corefud-scorer`.
 bench: install
 	$(PY) bench/run.py $(if $(REFERENCE),--reference $(REFERENCE)) $(BENCH_ARGS)
+
+# 30 generated datasets, over 1M tokens, in one `bench` call with -j 1 and -j 2.
+bench-corpus: install
+	$(PY) bench/corpus.py $(BENCH_ARGS)
+
+# Random files scored by both scorers: `make differential REFERENCE=DIR`.
+differential: install
+	$(PY) tools/differential.py --reference $(REFERENCE) $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache
