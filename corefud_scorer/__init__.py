@@ -7,7 +7,8 @@ The pipeline, one module a step: :mod:`.read` -> :mod:`.check` ->
 
 __version__ = "0.1.0"
 
-from .api import Options, Result, MetricScore, score  # noqa: E402
+from .api import MetricScore, Options, Result, score, score_documents, score_many  # noqa: E402
 from .errors import ScorerError  # noqa: E402
 
-__all__ = ["Options", "Result", "MetricScore", "score", "ScorerError", "__version__"]
+__all__ = ["Options", "Result", "MetricScore", "score", "score_documents", "score_many", "ScorerError",
+           "__version__"]

@@ -18,6 +18,7 @@ from .errors import ScorerError
 from .match import MATCHING_MODES, ZERO_METHODS
 from .metrics import BLANC_PARTS, ENTITY_METRICS, MENTION_METRICS, Counts, f1, ordered_sum, ratio
 from .partition import build_partition
+from .model import Document
 from .parallel import ordered_map
 from .read import iter_raw_documents, load_document
 
@@ -348,6 +349,35 @@ def score_many(pairs: list[tuple[str, str]], options: Options | None = None, job
         results.append(Result(metrics, conll, documents[index], warnings[index].lines(),
                               settings_of(key_path, response_path, options)))
     return results
+
+
+def score_documents(key: list[Document], response: list[Document],
+                    options: Options | None = None) -> Result:
+    """Score documents already loaded into the model (by :func:`read.read_file`
+    or another format's reader), paired by position. The text alignment is the
+    reader's business; here the documents' ids must agree."""
+    options = options or Options()
+    if len(key) != len(response):
+        raise ScorerError(f"{len(key)} key documents but {len(response)} response documents")
+    warnings = _Warnings()
+    documents = []
+    for key_doc, response_doc in zip(key, response):
+        if key_doc.doc_id != response_doc.doc_id:
+            raise ScorerError(f"document ids differ: {key_doc.doc_id!r} vs {response_doc.doc_id!r}")
+        matching_notes: list[str] = []
+        partition = build_partition(key_doc, response_doc, options.match, options.zero_match,
+                                    options.keep_singletons, matching_notes)
+        for note in matching_notes:
+            warnings.add(note, f"document {partition.doc_id!r}")
+        documents.append(DocumentResult(
+            partition.doc_id, document_counts(partition, options.metric_list),
+            sum(len(e) for e in partition.key), sum(len(e) for e in partition.response),
+            len(partition.key), len(partition.response), key_doc.tokens))
+    metrics, conll = summarize(documents, options)
+    settings = {"scorer": "corefud_scorer", "version": __version__, "metrics": list(options.metric_list),
+                "keep_singletons": options.keep_singletons, "match": options.match,
+                "zero_match_method": options.zero_match}
+    return Result(metrics, conll, documents, warnings.lines(), settings)
 
 
 def score(key_path: str, response_path: str, options: Options | None = None,

@@ -86,3 +86,14 @@ def test_module_and_console_entry_points_run():
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0
     assert done.stdout == (EXAMPLE / "expected.head-s.txt").read_text(encoding="utf-8")
+
+
+def test_api_scores_loaded_documents_as_it_scores_paths():
+    from corefud_scorer import Options, score, score_documents
+    from corefud_scorer.read import read_file
+
+    options = Options(match="head", keep_singletons=True)
+    from_paths = score(str(KEY), str(RESPONSE), options)
+    loaded = score_documents(read_file(str(KEY)), read_file(str(RESPONSE)), options)
+    assert {n: m.counts for n, m in loaded.metrics.items()} == {n: m.counts for n, m in from_paths.metrics.items()}
+    assert loaded.conll == from_paths.conll
