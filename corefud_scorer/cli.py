@@ -117,7 +117,7 @@ class _Progress:
 
         self.files = len(pairs)
         self.bar = tqdm(total=sum(count_documents(k) for k, _ in pairs), unit="doc",
-                        file=stderr, dynamic_ncols=True)
+                        file=stderr, dynamic_ncols=True, leave=False)
         self.tokens = 0
         self.done_files = set()
 

@@ -158,3 +158,17 @@ def test_plot(tmp_path):
     assert (tmp_path / "scores.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     bad = run_cli("bench", KEYS, SYSTEMS, "--plot", tmp_path / "scores.pdf")
     assert bad.code == 2 and "must end in .png or .svg" in bad.err
+
+
+def test_progress_bar_only_on_a_terminal_and_not_when_quiet():
+    from corefud_scorer.cli import main
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    for stream, flags, shown in ((Terminal(), [], True), (Terminal(), ["-q"], False), (io.StringIO(), [], False)):
+        out = io.StringIO()
+        assert main(["bench", str(KEYS), str(SYSTEMS), "-j", "1", *flags], stdout=out, stderr=stream) == 0
+        assert ("7/7" in stream.getvalue() and "tokens/s" in stream.getvalue()) == shown
+        assert out.getvalue().splitlines()[-1].startswith("micro-average")
