@@ -148,6 +148,13 @@ def document_counts(partition, metrics) -> dict[str, object]:
     return out
 
 
+def _document_result(partition, options: Options, tokens: int) -> DocumentResult:
+    return DocumentResult(
+        partition.doc_id, document_counts(partition, options.metric_list),
+        sum(len(e) for e in partition.key), sum(len(e) for e in partition.response),
+        len(partition.key), len(partition.response), tokens)
+
+
 def file_digest(path: str) -> str:
     digest = hashlib.sha256()
     try:
@@ -265,11 +272,7 @@ def score_document(key_raw, key_entity_header, response_raw, response_entity_hea
         if repeated:
             notes.append((f"{path}: spans in more than one entity (scored as scorer 1.2 does)",
                           doc, repeated))
-    counts = document_counts(partition, options.metric_list)
-    result = DocumentResult(
-        partition.doc_id, counts,
-        sum(len(e) for e in partition.key), sum(len(e) for e in partition.response),
-        len(partition.key), len(partition.response), key_raw.tokens)
+    result = _document_result(partition, options, key_raw.tokens)
     return _Outcome(result, [e.eid for e in key_doc.entities],
                     [e.eid for e in response_doc.entities], notes)
 
@@ -369,10 +372,7 @@ def score_documents(key: list[Document], response: list[Document],
                                     options.keep_singletons, matching_notes)
         for note in matching_notes:
             warnings.add(note, f"document {partition.doc_id!r}")
-        documents.append(DocumentResult(
-            partition.doc_id, document_counts(partition, options.metric_list),
-            sum(len(e) for e in partition.key), sum(len(e) for e in partition.response),
-            len(partition.key), len(partition.response), key_doc.tokens))
+        documents.append(_document_result(partition, options, key_doc.tokens))
     metrics, conll = summarize(documents, options)
     settings = {"scorer": "corefud_scorer", "version": __version__, "metrics": list(options.metric_list),
                 "keep_singletons": options.keep_singletons, "match": options.match,
