@@ -273,8 +273,16 @@ def score_document(key_raw, key_entity_header, response_raw, response_entity_hea
             notes.append((f"{path}: spans in more than one entity (scored as scorer 1.2 does)",
                           doc, repeated))
     result = _document_result(partition, options, key_raw.tokens)
-    return _Outcome(result, [e.eid for e in key_doc.entities],
-                    [e.eid for e in response_doc.entities], notes)
+    return _Outcome(result, _file_level_eids(key_doc, key_entity_header),
+                    _file_level_eids(response_doc, response_entity_header), notes)
+
+
+def _file_level_eids(doc: Document, entity_header: str | None) -> list[str]:
+    """Entity ids that could recur in a later document. GRP ids (UD GUM's
+    header) are numbered per document, so an entity cannot span documents."""
+    if entity_header and "GRP" in entity_header.split("-"):
+        return []
+    return [e.eid for e in doc.entities]
 
 
 def _score_task(task):

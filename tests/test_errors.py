@@ -146,3 +146,14 @@ def test_warnings_come_once_per_kind_with_counts(write):
                "q != r (line 14))" in line for line in lines)
     assert run.out.startswith("The scorer is evaluating")
     assert run_cli(path, other, "-q").err == ""
+
+
+def test_grp_ids_are_per_document_so_nothing_spans_documents(write):
+    docs = {"a": [[(1, "x", "(1-p-1)"), (2, "y", "(1-p-1)")]],
+            "b": [[(1, "z", "(1-p-1)"), (2, "w", "(1-p-1)")]]}
+    text = conllu(docs).replace("global.Entity = eid-etype-head-other", "global.Entity = GRP-etype-head-other")
+    path = write("grp.conllu", text)
+    for jobs in ("1", "2"):
+        run = run_cli(path, write("grp2.conllu", text), "-j", jobs, "--output", "json")
+        assert run.code == 0 and "spanning documents" not in run.err
+        assert run.json["metrics"]["muc"]["counts"]["recall_den"] == 2.0
