@@ -335,6 +335,10 @@ def load_document(raw: RawDocument, global_entity: str | None) -> Document:
     except ScorerError:
         raise
     except Exception as err:  # Udapi signals malformed input with assorted exceptions
+        if global_entity is None and "global.Entity" in str(err):
+            raise ScorerError("Entity= annotations but no '# global.Entity' header before them "
+                              "(CorefUD 1.x declares it on the first sentence)",
+                              (raw.path, raw.first_line)) from None
         detail = _udapi_message(str(err)) or type(err).__name__
         raise ScorerError(f"malformed annotation: {detail}",
                           (raw.path, _locate(raw, str(err)))) from None

@@ -157,3 +157,8 @@ def test_grp_ids_are_per_document_so_nothing_spans_documents(write):
         run = run_cli(path, write("grp2.conllu", text), "-j", jobs, "--output", "json")
         assert run.code == 0 and "spanning documents" not in run.err
         assert run.json["metrics"]["muc"]["counts"]["recall_den"] == 2.0
+
+
+def test_entity_without_global_entity_header(write):
+    path = variant(write, "nohdr.conllu", lambda t: t.replace("# global.Entity = eid-etype-head-other\n", ""))
+    assert_error(run_cli(KEY, path), r"nohdr\.conllu:1: Entity= annotations but no '# global.Entity' header")
