@@ -20,7 +20,7 @@ from .metrics import BLANC_PARTS, ENTITY_METRICS, MENTION_METRICS, Counts, f1, o
 from .partition import build_partition
 from .model import Document
 from .parallel import ordered_map
-from .read import iter_raw_documents, load_document
+from .read import collector_paused, iter_raw_documents, load_document
 
 # What ``-m all`` means, in 1.2's order.
 ALL_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero")
@@ -249,8 +249,10 @@ def score_document(key_raw, key_entity_header, response_raw, response_entity_hea
     key_doc = load_document(key_raw, key_entity_header)
     response_doc = load_document(response_raw, response_entity_header)
     matching_notes: list[str] = []
-    partition = build_partition(key_doc, response_doc, options.match, options.zero_match,
-                                options.keep_singletons, matching_notes)
+    with collector_paused():
+        partition = build_partition(key_doc, response_doc, options.match, options.zero_match,
+                                    options.keep_singletons, matching_notes)
+        result = _document_result(partition, options, key_raw.tokens)
     doc = f"document {partition.doc_id!r}"
     notes = [(note, doc, 1) for note in matching_notes]
     for path, raw_doc, dropped, entities in (
@@ -272,7 +274,6 @@ def score_document(key_raw, key_entity_header, response_raw, response_entity_hea
         if repeated:
             notes.append((f"{path}: spans in more than one entity (scored as scorer 1.2 does)",
                           doc, repeated))
-    result = _document_result(partition, options, key_raw.tokens)
     return _Outcome(result, _file_level_eids(key_doc, key_entity_header),
                     _file_level_eids(response_doc, response_entity_header), notes)
 
