@@ -256,8 +256,8 @@ def score_document(key_raw, key_entity_header, response_raw, response_entity_hea
     doc = f"document {partition.doc_id!r}"
     notes = [(note, doc, 1) for note in matching_notes]
     for path, raw_doc, dropped, entities in (
-            (key_raw.path, key_doc, partition.dropped[0], partition.key),
-            (response_raw.path, response_doc, partition.dropped[1], partition.response)):
+            (f"key {key_raw.path}", key_doc, partition.dropped[0], partition.key),
+            (f"response {response_raw.path}", response_doc, partition.dropped[1], partition.response)):
         for message in raw_doc.warnings:
             notes.append((f"{path}: Udapi: {_warning_kind(message)}", message, 1))
         if dropped.repeated_mentions:
@@ -343,8 +343,8 @@ def score_many(pairs: list[tuple[str, str]], options: Options | None = None, job
     for index, outcome in ordered_map(_score_task, tasks(), jobs):
         key_path, response_path = pairs[index]
         doc_id = outcome.result.doc_id
-        for seen, eids, path in ((seen_eids[index][0], outcome.key_eids, key_path),
-                                 (seen_eids[index][1], outcome.response_eids, response_path)):
+        for seen, eids, path in ((seen_eids[index][0], outcome.key_eids, f"key {key_path}"),
+                                 (seen_eids[index][1], outcome.response_eids, f"response {response_path}")):
             for eid in eids:
                 first = seen.setdefault(eid, doc_id)
                 if first != doc_id:
