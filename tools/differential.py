@@ -310,6 +310,28 @@ def accept_deliberate(ours, reference):
     return ours, False
 
 
+def value_diffs(ours_vals, refv):
+    """Largest |ours - official| per metric; a metric we call not applicable
+    is fine only where the official values are all 0."""
+    diffs = {}
+    for m in ROWS:
+        rv, ov = refv.get(m), ours_vals.get(m)
+        if rv is None:
+            continue
+        rvs = rv if isinstance(rv, list) else [rv]
+        if ov == "invalid":
+            d = math.inf
+        elif ov is None:
+            d = max(abs(x) for x in rvs)
+        else:
+            ovs = ov if isinstance(ov, list) else [ov]
+            d = max(abs(x - y) for x, y in zip(ovs, rvs))
+            if any(math.isnan(x) for x in ovs):
+                d = math.inf
+        diffs[m] = d
+    return diffs
+
+
 def split_text(text):
     """Split the official text format into blocks: preamble, one line per metric,
     the CoNLL line and anything else."""
@@ -550,21 +572,7 @@ def run_pair(ctx, idx):
             run_res["failed"] = True
             run_res["reasons"].append("our scorer failed: " + run_res["ours_error"].split("\n")[0])
         if ours is not None:
-            for m in ROWS:
-                rv, ov = refv.get(m), run_res["ours_values"].get(m)
-                if rv is None:
-                    continue
-                rvs = rv if isinstance(rv, list) else [rv]
-                if ov == "invalid":
-                    d = math.inf
-                elif ov is None:
-                    # "not applicable": fine only where the reference has nothing either
-                    d = max(abs(x) for x in rvs)
-                else:
-                    ovs = ov if isinstance(ov, list) else [ov]
-                    d = max(abs(x - y) for x, y in zip(ovs, rvs))
-                    if any(math.isnan(x) for x in ovs):
-                        d = math.inf
+            for m, d in value_diffs(run_res["ours_values"], refv).items():
                 run_res["diffs"][m] = d
                 if d > a.tolerance:
                     run_res["failed"] = True
