@@ -166,7 +166,8 @@ def file_digest(path: str) -> str:
     return digest.hexdigest()
 
 
-def settings_of(key_path: str, response_path: str, options: Options) -> dict:
+def option_settings(options: Options) -> dict:
+    """What reproduces a number, apart from the files: versions and options."""
     import udapi
 
     return {
@@ -177,6 +178,12 @@ def settings_of(key_path: str, response_path: str, options: Options) -> dict:
         "keep_singletons": options.keep_singletons,
         "match": options.match,
         "zero_match_method": options.zero_match,
+    }
+
+
+def settings_of(key_path: str, response_path: str, options: Options) -> dict:
+    return {
+        **option_settings(options),
         "key_file": key_path,
         "response_file": response_path,
         "key_sha256": file_digest(key_path),
@@ -255,9 +262,8 @@ def score_document(key_raw, key_entity_header, response_raw, response_entity_hea
         result = _document_result(partition, options, key_raw.tokens)
     doc = f"document {partition.doc_id!r}"
     notes = [(note, doc, 1) for note in matching_notes]
-    for path, raw_doc, dropped, entities in (
-            (f"key {key_raw.path}", key_doc, partition.dropped[0], partition.key),
-            (f"response {response_raw.path}", response_doc, partition.dropped[1], partition.response)):
+    for path, raw_doc, dropped in ((f"key {key_raw.path}", key_doc, partition.dropped[0]),
+                                   (f"response {response_raw.path}", response_doc, partition.dropped[1])):
         for message in raw_doc.warnings:
             notes.append((f"{path}: Udapi: {_warning_kind(message)}", message, 1))
         if dropped.repeated_mentions:
@@ -265,15 +271,9 @@ def score_document(key_raw, key_entity_header, response_raw, response_entity_hea
                           doc, dropped.repeated_mentions))
         if dropped.singletons:
             notes.append((f"{path}: singleton entities dropped (-s keeps them)", doc, dropped.singletons))
-        counted: dict = {}
-        for entity in entities:
-            for mention in entity:
-                ident = partition.identity(mention)
-                counted[ident] = counted.get(ident, 0) + 1
-        repeated = sum(1 for n in counted.values() if n > 1)
-        if repeated:
+        if dropped.shared_spans:
             notes.append((f"{path}: spans in more than one entity (scored as scorer 1.2 does)",
-                          doc, repeated))
+                          doc, dropped.shared_spans))
     return _Outcome(result, _file_level_eids(key_doc, key_entity_header),
                     _file_level_eids(response_doc, response_entity_header), notes)
 
@@ -383,10 +383,7 @@ def score_documents(key: list[Document], response: list[Document],
             warnings.add(note, f"document {partition.doc_id!r}")
         documents.append(_document_result(partition, options, key_doc.tokens))
     metrics, conll = summarize(documents, options)
-    settings = {"scorer": "corefud_scorer", "version": __version__, "metrics": list(options.metric_list),
-                "keep_singletons": options.keep_singletons, "match": options.match,
-                "zero_match_method": options.zero_match}
-    return Result(metrics, conll, documents, warnings.lines(), settings)
+    return Result(metrics, conll, documents, warnings.lines(), option_settings(options))
 
 
 def score(key_path: str, response_path: str, options: Options | None = None,

@@ -71,10 +71,11 @@ class Partition:
 
 @dataclass
 class Dropped:
-    """What preparing one side's entities left out."""
+    """What preparing one side's entities left out or found doubtful."""
 
     repeated_mentions: int = 0   # the same span twice in one entity (kept once)
     singletons: int = 0          # entities of one mention (unless kept)
+    shared_spans: int = 0        # spans standing in more than one entity (kept in each)
 
 
 def prepare_entities(doc: Document, identity, keep_singletons: bool) -> tuple[list[list[Mention]], Dropped]:
@@ -114,6 +115,8 @@ def build_partition(key_doc: Document, response_doc: Document, match: str, zero_
     response, response_dropped = prepare_entities(response_doc, identity, keep_singletons)
     key_entity_of, key_members, key_distinct = _entity_index(key, identity)
     response_entity_of, response_members, response_distinct = _entity_index(response, identity)
+    key_dropped.shared_spans = sum(1 for m in key_members.values() if len(m) > 1)
+    response_dropped.shared_spans = sum(1 for m in response_members.values() if len(m) > 1)
 
     alignment = align(key_distinct, response_distinct, match, zero_method, notes=notes)
     # 1.2's lookup: key->response entries first, then response->key entries,

@@ -135,18 +135,15 @@ def render_table(rows: list[dict], fmt: str) -> str:
 def render_benchmark_json(bench, table: list[dict], shared_task: str | None = None) -> str:
     """The benchmark as one JSON object: settings, dataset rows, per-document
     rows (when asked), the two averages and warnings."""
-    from . import __version__
-    from .api import file_digest, settings_of
+    from .api import option_settings
     from .benchmark import MACRO, MICRO
 
-    options = bench.options
-    settings = {k: v for k, v in settings_of(bench.datasets[0].key, bench.datasets[0].response, options).items()
-                if k not in ("key_file", "response_file", "key_sha256", "response_sha256")}
-    settings["version"] = __version__
+    settings = option_settings(bench.options)
     settings["shared_task"] = shared_task
+    # Each dataset's result already holds its files' digests.
     settings["files"] = [{"dataset": d.name, "key": d.key, "response": d.response,
-                          "key_sha256": file_digest(d.key), "response_sha256": file_digest(d.response)}
-                         for d in bench.datasets]
+                          "key_sha256": r.settings["key_sha256"], "response_sha256": r.settings["response_sha256"]}
+                         for d, r in zip(bench.datasets, bench.results)]
     data = {
         "settings": settings,
         "datasets": [r for r in table if r["document"] is None and r["dataset"] not in (MACRO, MICRO)],
