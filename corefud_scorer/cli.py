@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import sys
 
 from . import __version__
@@ -176,7 +175,7 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
             from .benchmark import document_rows
 
             data["per_document"] = document_rows(None, result, options)
-        stdout.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+        stdout.write(render_json(data))
         return 0
     if args.shared_task:
         stdout.write(describe(args.shared_task) + "\n")

@@ -12,8 +12,6 @@ each as 1.2 reads it keeps its numbers in that case too.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Hashable
-
 import numpy as np
 
 from .model import Document, Mention

@@ -76,8 +76,9 @@ def to_json_object(result: Result) -> dict:
     }
 
 
-def render_json(result: Result) -> str:
-    return json.dumps(to_json_object(result), indent=1, ensure_ascii=False) + "\n"
+def render_json(data: dict) -> str:
+    """One JSON object (from :func:`to_json_object` or the benchmark) as printed."""
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
 # --- tables of rows (benchmark and per-document output) ---
@@ -152,4 +153,4 @@ def render_benchmark_json(bench, table: list[dict], shared_task: str | None = No
         "micro": next(r for r in table if r["dataset"] == MICRO),
         "warnings": bench.warnings,
     }
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    return render_json(data)

@@ -11,7 +11,7 @@ from fractions import Fraction as Fr
 import pytest
 
 from corefud_scorer import Options, score
-from corefud_scorer.benchmark import Dataset, benchmark, dataset_name, pair_folders, read_manifest
+from corefud_scorer.benchmark import benchmark, dataset_name, pair_folders, read_manifest
 from corefud_scorer.metrics import Counts
 from corefud_scorer.presets import PRESETS
 

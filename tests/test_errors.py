@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from conftest import FIXTURES, conllu, run_cli
 
 KEY = FIXTURES / "example" / "key.conllu"

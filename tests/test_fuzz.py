@@ -69,7 +69,7 @@ def test_mutated_files_score_or_fail_cleanly(tmp_path):
     rng = random.Random(20261123)
     key = SOURCES[0]
     deadline = time.monotonic() + 6
-    runs = outcomes = 0
+    runs = 0
     codes = set()
     while time.monotonic() < deadline:
         source = rng.choice(SOURCES)
