@@ -255,27 +255,32 @@ def score_document(key_raw, key_entity_header, response_raw, response_entity_hea
     """Parse, align and score one pair of aligned raw documents."""
     key_doc = load_document(key_raw, key_entity_header)
     response_doc = load_document(response_raw, response_entity_header)
-    matching_notes: list[str] = []
     with collector_paused():
         partition = build_partition(key_doc, response_doc, options.match, options.zero_match,
-                                    options.keep_singletons, matching_notes)
+                                    options.keep_singletons)
         result = _document_result(partition, options, key_raw.tokens)
-    doc = f"document {partition.doc_id!r}"
-    notes = [(note, doc, 1) for note in matching_notes]
-    for path, raw_doc, dropped in ((f"key {key_raw.path}", key_doc, partition.dropped[0]),
-                                   (f"response {response_raw.path}", response_doc, partition.dropped[1])):
-        for message in raw_doc.warnings:
-            notes.append((f"{path}: Udapi: {_warning_kind(message)}", message, 1))
-        if dropped.repeated_mentions:
-            notes.append((f"{path}: mentions repeated within their entity, counted once",
-                          doc, dropped.repeated_mentions))
-        if dropped.singletons:
-            notes.append((f"{path}: singleton entities dropped (-s keeps them)", doc, dropped.singletons))
-        if dropped.shared_spans:
-            notes.append((f"{path}: spans in more than one entity (scored as scorer 1.2 does)",
-                          doc, dropped.shared_spans))
+    notes = _document_notes(partition, (f"key {key_raw.path}", key_doc),
+                            (f"response {response_raw.path}", response_doc))
     return _Outcome(result, _file_level_eids(key_doc, key_entity_header),
                     _file_level_eids(response_doc, response_entity_header), notes)
+
+
+def _document_notes(partition, *sides) -> list[tuple[str, str, int]]:
+    """What to warn about one scored document: (kind, example, count)."""
+    doc = f"document {partition.doc_id!r}"
+    notes = []
+    for (label, model_doc), dropped in zip(sides, partition.dropped):
+        for message in model_doc.warnings:
+            notes.append((f"{label}: Udapi: {_warning_kind(message)}", message, 1))
+        if dropped.repeated_mentions:
+            notes.append((f"{label}: mentions repeated within their entity, counted once",
+                          doc, dropped.repeated_mentions))
+        if dropped.singletons:
+            notes.append((f"{label}: singleton entities dropped (-s keeps them)", doc, dropped.singletons))
+        if dropped.shared_spans:
+            notes.append((f"{label}: spans in more than one entity (scored as scorer 1.2 does)",
+                          doc, dropped.shared_spans))
+    return notes
 
 
 def _file_level_eids(doc: Document, entity_header: str | None) -> list[str]:
@@ -376,11 +381,10 @@ def score_documents(key: list[Document], response: list[Document],
     for key_doc, response_doc in zip(key, response):
         if key_doc.doc_id != response_doc.doc_id:
             raise ScorerError(f"document ids differ: {key_doc.doc_id!r} vs {response_doc.doc_id!r}")
-        matching_notes: list[str] = []
         partition = build_partition(key_doc, response_doc, options.match, options.zero_match,
-                                    options.keep_singletons, matching_notes)
-        for note in matching_notes:
-            warnings.add(note, f"document {partition.doc_id!r}")
+                                    options.keep_singletons)
+        for kind, example, count in _document_notes(partition, ("key", key_doc), ("response", response_doc)):
+            warnings.add(kind, example, count)
         documents.append(_document_result(partition, options, key_doc.tokens))
     metrics, conll = summarize(documents, options)
     return Result(metrics, conll, documents, warnings.lines(), option_settings(options))

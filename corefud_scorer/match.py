@@ -9,13 +9,12 @@ The stages follow scorer 1.2:
 3. with ``-a partial`` or ``-a head``, what is left is paired by the chosen
    similarity.
 
-Stages 1 and 3 are maximum-weight bipartite matchings. Only pairs that can
-score above zero (shared head, shared sentence, nested words) are ever
-compared; the graph of those pairs is split into connected groups
-(networkx), and each group is solved with
-:func:`scipy.optimize.linear_sum_assignment` over its mentions in 1.2's
-order (start, end, length). Where a group has several optimal matchings,
-see :func:`assign`.
+Stages 1 and 3 are maximum-weight bipartite matchings over the mentions in
+1.2's order (start, end, length). Only pairs that can score above zero
+(shared head, shared sentence, nested words) are ever compared, and the
+sparse solver of :mod:`.assignment` returns what
+:func:`scipy.optimize.linear_sum_assignment` returns on 1.2's dense matrix,
+ties included, in time that grows with the pairs rather than the matrix.
 
 A mention's *identity* is what makes two mentions the same: its words, and
 with ``-a head`` also its head. The result is a list of (key identity,
@@ -27,10 +26,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Callable, Hashable, Sequence
 
-import networkx as nx
-import numpy as np
-from scipy.optimize import linear_sum_assignment
-
+from . import assignment
 from .model import Mention, sentence_of
 
 MATCHING_MODES = ("exact", "partial", "head")
@@ -130,100 +126,39 @@ def _sorted(mentions: Sequence[Mention]) -> list[Mention]:
     return sorted(mentions, key=Mention.sort_key)
 
 
-def _solve(matrix: np.ndarray) -> tuple[list[tuple[int, int]], float]:
-    rows, cols = linear_sum_assignment(-matrix)
-    pairs = [(int(i), int(j)) for i, j in zip(rows, cols) if matrix[i, j] > 0]
-    return pairs, float(sum(matrix[i, j] for i, j in pairs))
-
-
-def _has_other_optimum(matrix: np.ndarray, pairs, best: float) -> bool:
-    """Whether another matching of the group reaches the same total.
-
-    Any other optimum must leave out one of this optimum's pairs (adding a
-    pair would raise the total), so forbid each pair in turn.
-    """
-    if matrix.shape[0] == 1 or matrix.shape[1] == 1:
-        values = np.sort(matrix.ravel())
-        return len(values) > 1 and _same(values[-1], values[-2])
-    for i, j in pairs:
-        saved = matrix[i, j]
-        matrix[i, j] = 0.0
-        _, value = _solve(matrix)
-        matrix[i, j] = saved
-        if _same(value, best):
-            return True
-    return False
-
-
-def _same(a: float, b: float) -> bool:
-    # Totals summed in another order may differ in the last bits.
-    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
-
-
-# The largest dense matrix (cells) solved to follow 1.2 through ties: about
-# 200 MB. 1.2 itself would spend hours filling a larger one.
-DENSE_LIMIT = 25_000_000
-
-
-def assign(keys: Sequence[Mention], responses: Sequence[Mention], similarity: str,
-           dense: bool = False, notes: list | None = None) -> list[tuple[Mention, Mention]]:
-    """Maximum-similarity one-to-one pairs of ``keys`` and ``responses``.
-
-    Each connected group of candidate pairs is solved on its own. A group
-    with a unique optimum gets it whatever solves it, so that answer is 1.2's
-    too. Where a group has several optimal matchings, the one 1.2 gets
-    depends on the whole matrix (the solver's choice among equal paths is
-    swayed by rows and columns of other groups, even those scoring 0), so
-    the document's stage is then solved as 1.2 solves it: one matrix over all
-    the mentions in 1.2's order, filled from the candidate pairs.
-    ``dense=True`` always does that (kept for tests). Past
-    :data:`DENSE_LIMIT` cells the groups keep their own optimum and a note
-    says so.
-    """
-    if not keys or not responses:
-        return []
+def similarity_weights(keys: Sequence[Mention], responses: Sequence[Mention],
+                       similarity: str) -> dict[tuple[int, int], float]:
+    """{(key index, response index): similarity} for the pairs scoring above zero."""
     score, candidates = SIMILARITIES[similarity]
-    keys = _sorted(keys)
-    responses = _sorted(responses)
     weights = {}
-    graph = nx.Graph()
     for i, j in candidates(keys, responses):
         value = score(keys[i], responses[j])
         if value > 0:
             weights[i, j] = value
-            graph.add_edge(("k", i), ("r", j))
+    return weights
+
+
+def assign(keys: Sequence[Mention], responses: Sequence[Mention],
+           similarity: str) -> list[tuple[Mention, Mention]]:
+    """Maximum-similarity one-to-one pairs of ``keys`` and ``responses``.
+
+    The answer is the one 1.2's dense solve gives, ties included: the
+    solver of :mod:`.assignment` follows scipy's choices over the implicit
+    zero cells without building the matrix.
+    """
+    if not keys or not responses:
+        return []
+    keys = _sorted(keys)
+    responses = _sorted(responses)
+    weights = similarity_weights(keys, responses, similarity)
     if not weights:
         return []
-
-    pairs = []
-    if not dense:
-        for group in nx.connected_components(graph):
-            rows = sorted(i for side, i in group if side == "k")
-            cols = sorted(j for side, j in group if side == "r")
-            matrix = np.zeros((len(rows), len(cols)))
-            for a, i in enumerate(rows):
-                for b, j in enumerate(cols):
-                    matrix[a, b] = weights.get((i, j), 0.0)
-            found, best = _solve(matrix)
-            if _has_other_optimum(matrix, found, best):
-                if len(keys) * len(responses) <= DENSE_LIMIT:
-                    dense = True
-                    break
-                if notes is not None:
-                    notes.append(f"{similarity} matching of {len(keys)} x {len(responses)} mentions: "
-                                 "ties broken within each group, possibly unlike scorer 1.2")
-            pairs.extend((rows[a], cols[b]) for a, b in found)
-    if dense:
-        matrix = np.zeros((len(keys), len(responses)))
-        index = np.array(list(weights.keys()), dtype=np.intp)
-        matrix[index[:, 0], index[:, 1]] = list(weights.values())
-        pairs, _ = _solve(matrix)
-    pairs.sort()
+    pairs = [pair for pair in assignment.solve(len(keys), len(responses), weights) if pair in weights]
     return [(keys[i], responses[j]) for i, j in pairs]
 
 
-def align(key_mentions: dict, response_mentions: dict, match: str, zero_method: str,
-          dense: bool = False, notes: list | None = None) -> list[tuple[Hashable, Hashable]]:
+def align(key_mentions: dict, response_mentions: dict, match: str,
+          zero_method: str) -> list[tuple[Hashable, Hashable]]:
     """Align the distinct mentions of a document (dicts identity -> mention).
 
     Returns (key identity, response identity) pairs: exact pairs first, then
@@ -237,7 +172,7 @@ def align(key_mentions: dict, response_mentions: dict, match: str, zero_method: 
     if zero_method == "dependent":
         key_zeros = [m for m in key_left.values() if m.is_zero]
         response_zeros = [m for m in response_left.values() if m.is_zero]
-        for k, r in assign(key_zeros, response_zeros, "zero-dependent", dense, notes):
+        for k, r in assign(key_zeros, response_zeros, "zero-dependent"):
             k_id, r_id = identity(k), identity(r)
             zero_pairs.append((k_id, r_id))
             del key_left[k_id]
@@ -250,6 +185,6 @@ def align(key_mentions: dict, response_mentions: dict, match: str, zero_method: 
 
     other_pairs = []
     if match != "exact":
-        for k, r in assign(list(key_left.values()), list(response_left.values()), match, dense, notes):
+        for k, r in assign(list(key_left.values()), list(response_left.values()), match):
             other_pairs.append((identity(k), identity(r)))
     return exact_pairs + other_pairs + zero_pairs

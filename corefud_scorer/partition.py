@@ -107,7 +107,7 @@ def _entity_index(entities, identity) -> tuple[dict, dict, list]:
 
 
 def build_partition(key_doc: Document, response_doc: Document, match: str, zero_method: str,
-                    keep_singletons: bool, notes: list | None = None) -> Partition:
+                    keep_singletons: bool) -> Partition:
     identity = identity_function(match)
     key, key_dropped = prepare_entities(key_doc, identity, keep_singletons)
     response, response_dropped = prepare_entities(response_doc, identity, keep_singletons)
@@ -116,7 +116,7 @@ def build_partition(key_doc: Document, response_doc: Document, match: str, zero_
     key_dropped.shared_spans = sum(1 for m in key_members.values() if len(m) > 1)
     response_dropped.shared_spans = sum(1 for m in response_members.values() if len(m) > 1)
 
-    alignment = align(key_distinct, response_distinct, match, zero_method, notes=notes)
+    alignment = align(key_distinct, response_distinct, match, zero_method)
     # 1.2's lookup: key->response entries first, then response->key entries,
     # which win where an identity is on both sides.
     aligned: dict = {k: r for k, r in alignment if k != r}

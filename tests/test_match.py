@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
+from scipy.optimize import linear_sum_assignment
 
-from corefud_scorer.match import align, assign, identity_function
+from corefud_scorer.match import _sorted, align, assign, identity_function, similarity_weights
 from corefud_scorer.model import Mention, position
 from corefud_scorer.partition import build_partition
 from corefud_scorer.read import read_file
@@ -109,7 +111,7 @@ def test_empty_node_without_deps_scores_zero_instead_of_crashing(tmp_path):
     assert run.code == 0, run.err
 
 
-# --- the grouped assignment against 1.2's dense solve, on tie-heavy input ---
+# --- the sparse assignment against 1.2's dense solve, on tie-heavy input ---
 
 def _random_mentions(rng, n, sentences, length, zeros=False):
     out = {}
@@ -128,18 +130,27 @@ def _random_mentions(rng, n, sentences, length, zeros=False):
     return list(out.values())
 
 
+def _dense_assign(keys, responses, similarity):
+    """1.2's way: one dense matrix over all the mentions, solved by scipy."""
+    keys, responses = _sorted(keys), _sorted(responses)
+    matrix = np.zeros((len(keys), len(responses)))
+    for (i, j), value in similarity_weights(keys, responses, similarity).items():
+        matrix[i, j] = value
+    rows, cols = linear_sum_assignment(-matrix)
+    return [(keys[i], responses[j]) for i, j in zip(rows, cols) if matrix[i, j] > 0]
+
+
 @pytest.mark.parametrize("similarity", ["head", "partial", "zero-dependent"])
-def test_grouped_assignment_equals_the_dense_solve(similarity):
+def test_assignment_equals_the_dense_solve(similarity):
     rng = random.Random(similarity)
     zeros = similarity == "zero-dependent"
     ties = 0
     for _ in range(1500):
         keys = _random_mentions(rng, rng.randrange(1, 14), rng.randrange(1, 3), 5, zeros)
         responses = _random_mentions(rng, rng.randrange(1, 14), rng.randrange(1, 3), 5, zeros)
-        dense = assign(keys, responses, similarity, dense=True)
-        grouped = assign(keys, responses, similarity)
+        dense = _dense_assign(keys, responses, similarity)
         key_of = lambda pairs: sorted((k.words, k.head, r.words, r.head) for k, r in pairs)
-        assert key_of(grouped) == key_of(dense)
+        assert key_of(assign(keys, responses, similarity)) == key_of(dense)
         ties += len(dense) > 0
     assert ties > 500
 
@@ -156,15 +167,3 @@ def test_align_orders_exact_then_partial_then_zero_pairs():
     pairs = align(keys, responses, "head", "dependent")
     assert pairs == [(ident(same), ident(same)), (ident(span_k), ident(span_r)),
                      (ident(zero_k), ident(zero_r))]
-
-
-def test_ties_past_the_dense_limit_keep_the_group_optimum_and_say_so(monkeypatch):
-    import corefud_scorer.match as match
-    monkeypatch.setattr(match, "DENSE_LIMIT", 1)
-    key = [Mention((position(0, 3),), position(0, 3))]
-    responses = [Mention((position(0, 2), position(0, 3)), position(0, 3)),
-                 Mention((position(0, 3), position(0, 4)), position(0, 3))]
-    notes = []
-    pairs = match.assign(key, responses, "head", notes=notes)
-    assert [r.words for _, r in pairs] == [(position(0, 2), position(0, 3))]
-    assert len(notes) == 1 and "ties broken within each group" in notes[0]

@@ -1,0 +1,236 @@
+"""Maximum-weight assignment over a sparse weight matrix, with the exact
+answer ``scipy.optimize.linear_sum_assignment(-dense)`` gives.
+
+Scorer 1.2 solves a dense key x response matrix in which almost every cell
+is zero. Where several assignments reach the optimum, the one scipy returns
+depends on every cell, zeros included, so solving the non-zero groups
+apart does not reproduce it. This module runs scipy's algorithm (Crouse's
+shortest augmenting path, rows in order, columns scanned from last to
+first with swap-removal, ties going to a column that ends the path) with the
+same floating-point operations, but touches only the cells that matter.
+
+Why that is possible: an unassigned column has never been on a path, so its
+dual is exactly 0, and an unprocessed row's dual is 0; a zero cell's reduced
+cost during a search is then ``a - v[column]`` where ``a`` depends on the
+row alone. All columns that no row of the current search has a weight for
+(the *implicit* columns) therefore share one value per dual, and of them only
+the unassigned one scanned last can be chosen (it wins every tie). Columns
+with a weight in the search (the *explicit* ones) are followed one by one.
+When no unassigned implicit column is left, the step is done by a full scan,
+exactly as scipy does it.
+
+Cost per row: the cells of the rows on its augmenting path, instead of the
+whole row.
+"""
+
+from __future__ import annotations
+
+INF = float("inf")
+
+
+class _NextFree:
+    """Smallest unassigned column at or after a given one (columns are
+    assigned once and for all)."""
+
+    def __init__(self, n: int):
+        self.next = list(range(n + 1))
+
+    def find(self, column: int) -> int:
+        nxt = self.next
+        root = column
+        while nxt[root] != root:
+            root = nxt[root]
+        while nxt[column] != root:
+            nxt[column], column = root, nxt[column]
+        return root
+
+    def take(self, column: int) -> None:
+        self.next[column] = column + 1
+
+
+def solve(n_rows: int, n_cols: int, weights: dict) -> list[tuple[int, int]]:
+    """Pairs (row, column) of the assignment scipy's solver returns for the
+    dense matrix holding ``weights`` ({(row, column): weight > 0}) and zeros
+    elsewhere, maximised. Every row (or every column, for a tall matrix) is
+    paired, zero cells included, as scipy pairs them."""
+    if n_rows == 0 or n_cols == 0:
+        return []
+    transpose = n_cols < n_rows
+    if transpose:
+        n_rows, n_cols = n_cols, n_rows
+    costs: list[dict] = [{} for _ in range(n_rows)]
+    for (i, j), w in weights.items():
+        if transpose:
+            i, j = j, i
+        costs[i][j] = -w
+    col4row = _solve(n_rows, n_cols, costs)
+    if transpose:
+        return sorted((j, i) for i, j in enumerate(col4row))
+    return list(enumerate(col4row))
+
+
+def _solve(n_rows: int, n_cols: int, costs: list[dict]) -> list[int]:
+    last = n_cols - 1
+    u = [0.0] * n_rows
+    v = [0.0] * n_cols
+    col4row = [-1] * n_rows
+    row4col = [-1] * n_cols
+    free = _NextFree(n_cols)
+    # Rounding can leave a dual just above 0; such a column could undercut
+    # the implicit value, so it is always followed explicitly.
+    positive = set()
+
+    for cur_row in range(n_rows):
+        # One shortest-path search, as scipy's augmenting_path.
+        moved = {}      # position -> column, where a swap-removal moved one
+        where = {}      # column -> position, for moved columns
+        removed = set()
+        n = n_cols      # columns still to scan
+        explicit = {j: [INF, -1] for j in positive}  # column -> [cost, path row]
+        steps = []      # (a, row) per row scanned: a = minVal - u[row]
+        sc = []         # columns taken, in order
+        sr = []         # rows scanned, in order
+        min_val = 0.0
+        i = cur_row
+        sink = -1
+        while sink == -1:
+            sr.append(i)
+            a = min_val - u[i]
+            steps.append((a, i))
+            row_costs = costs[i]
+            for j, value in explicit.items():
+                if j in removed:
+                    continue
+                cost = row_costs.get(j)
+                r = a - v[j] if cost is None else min_val + cost - u[i] - v[j]
+                if r < value[0]:
+                    value[0] = r
+                    value[1] = i
+            for j, cost in row_costs.items():
+                if j in explicit or j in removed:
+                    continue
+                value = _implicit_value(steps[:-1], v[j])
+                r = min_val + cost - u[i] - v[j]
+                if r < value[0]:
+                    value = [r, i]
+                explicit[j] = value
+            implicit = min(s[0] for s in steps)
+
+            # The last unassigned implicit column in scan order, if any.
+            best_pos = -1
+            best_col = -1
+            j = free.find(n_cols - n)
+            while j <= last and j in explicit:
+                j = free.find(j + 1)
+            if j <= last:
+                best_pos, best_col = last - j, j
+            for pos, j in moved.items():
+                if pos < n and pos > best_pos and row4col[j] == -1 and j not in explicit:
+                    best_pos, best_col = pos, j
+
+            if best_col < 0:
+                j = _full_scan(n, last, moved, explicit, removed, v, row4col, implicit)
+            else:
+                lowest = INF
+                for j, value in explicit.items():
+                    if j not in removed and value[0] < lowest:
+                        lowest = value[0]
+                if implicit <= lowest:
+                    lowest = implicit
+                    j = best_col
+                    pos = best_pos
+                    for c, value in explicit.items():
+                        if value[0] == lowest and row4col[c] == -1 and c not in removed:
+                            p = where.get(c, last - c)
+                            if p > pos:
+                                pos, j = p, c
+                else:
+                    j = _pick_explicit(lowest, explicit, removed, where, last, row4col)
+            # j is the chosen column; take it out of the scan.
+            if j in explicit:
+                value = explicit[j]
+            else:
+                value = _implicit_value(steps, v[j])
+                explicit[j] = value
+            min_val = value[0]
+            if row4col[j] == -1:
+                sink = j
+            else:
+                i = row4col[j]
+            sc.append(j)
+            removed.add(j)
+            pos = where.pop(j, last - j)
+            n -= 1
+            tail = moved.pop(n, None)
+            if tail is None:
+                tail = last - n
+            else:
+                where.pop(tail, None)
+            if tail != j:
+                moved[pos] = tail
+                where[tail] = pos
+
+        # Dual updates, then the augmentation, as scipy does them.
+        u[cur_row] += min_val
+        for r_ in sr:
+            if r_ != cur_row:
+                u[r_] += min_val - explicit[col4row[r_]][0]
+        for c in sc:
+            v[c] -= min_val - explicit[c][0]
+            if v[c] > 0:
+                positive.add(c)
+            else:
+                positive.discard(c)
+        j = sink
+        free.take(sink)
+        while True:
+            r_ = explicit[j][1]
+            row4col[j] = r_
+            col4row[r_], j = j, col4row[r_]
+            if r_ == cur_row:
+                break
+    return col4row
+
+
+def _implicit_value(steps, dual: float) -> list:
+    """Shortest path cost and path row of a column with zero cells in all
+    the rows ``steps`` scanned."""
+    best = INF
+    row = -1
+    for a, r_ in steps:
+        value = a - dual
+        if value < best:
+            best = value
+            row = r_
+    return [best, row]
+
+
+def _pick_explicit(lowest, explicit, removed, where, last, row4col) -> int:
+    """The column scipy picks when only explicit columns reach ``lowest``:
+    the last unassigned one in scan order, else the first."""
+    free_pos, free_col = -1, -1
+    taken_pos, taken_col = None, -1
+    for c, value in explicit.items():
+        if c in removed or value[0] != lowest:
+            continue
+        p = where.get(c, last - c)
+        if row4col[c] == -1:
+            if p > free_pos:
+                free_pos, free_col = p, c
+        elif taken_pos is None or p < taken_pos:
+            taken_pos, taken_col = p, c
+    return free_col if free_col >= 0 else taken_col
+
+
+def _full_scan(n, last, moved, explicit, removed, v, row4col, implicit) -> int:
+    """scipy's scan over every remaining column, for the rare step where
+    every unassigned column has a weight in the search."""
+    lowest = INF
+    index_col = -1
+    for pos in range(n):
+        c = moved.get(pos, last - pos)
+        value = explicit[c][0] if c in explicit else implicit - v[c]
+        if value < lowest or (value == lowest and row4col[c] == -1):
+            lowest = value
+            index_col = c
+    return index_col
