@@ -17,10 +17,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.optimize import linear_sum_assignment
-from scipy.sparse.csgraph import connected_components
 
+from . import assignment
 from .partition import Cells, Contingency, Partition
 
 
@@ -103,45 +101,17 @@ def lea(c: Contingency) -> Counts:
     return Counts(rn, rd, pn, pd)
 
 
-def _row_values(cells: Cells, weights: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-    """For each row, the weight of its cell in a maximum-weight one-to-one
-    alignment of rows and columns (0 where unaligned), solved on each
-    connected component of the non-zero cells."""
-    n_rows, n_cols = shape
-    values = np.zeros(n_rows)
-    if len(cells.counts) == 0:
-        return values
-    graph = sp.coo_matrix((np.ones(len(cells.rows)), (cells.rows, cells.cols + n_rows)),
-                          shape=(n_rows + n_cols, n_rows + n_cols))
-    _, labels = connected_components(graph, directed=False)
-    cell_label = labels[cells.rows]
-    sizes = np.bincount(cell_label)
-    alone = sizes[cell_label] == 1
-    values[cells.rows[alone]] = weights[alone]
-    shared = np.flatnonzero(~alone)
-    if len(shared):
-        order = shared[np.argsort(cell_label[shared], kind="stable")]
-        bounds = np.flatnonzero(np.diff(cell_label[order])) + 1
-        for chunk in np.split(order, bounds):
-            row_ids, r = np.unique(cells.rows[chunk], return_inverse=True)
-            col_ids, k = np.unique(cells.cols[chunk], return_inverse=True)
-            matrix = np.zeros((len(row_ids), len(col_ids)))
-            matrix[r, k] = weights[chunk]
-            ri, ci = linear_sum_assignment(matrix, maximize=True)
-            values[row_ids[ri]] = matrix[ri, ci]
-    return values
-
-
 def _alignment_total(cells: Cells, weights: np.ndarray, shape: tuple[int, int]) -> float:
-    """The maximum total weight, added up as 1.2 adds it: numpy's sum over the
-    assignment in row order (one entry per row when rows are fewer than columns)."""
-    values = _row_values(cells, weights, shape)
-    n_rows, n_cols = shape
-    if n_rows > n_cols:
-        # 1.2's array then has one entry per column; the positive ones in row order.
-        positive = values[values > 0]
-        values = np.concatenate([positive, np.zeros(n_cols - len(positive))])
-    return float(values.sum())
+    """The maximum total weight of a one-to-one alignment of rows (key
+    entities) and columns (response entities), added up as 1.2 adds it:
+    numpy's sum over the cells of the assignment its solver returns, zero
+    cells included, in the solver's order (rows in order; for a tall matrix,
+    the assigned rows in order)."""
+    if len(cells.counts) == 0:
+        return 0.0
+    weight_of = dict(zip(zip(cells.rows.tolist(), cells.cols.tolist()), weights.tolist()))
+    pairs = assignment.solve(shape[0], shape[1], weight_of)
+    return float(np.array([weight_of.get(pair, 0.0) for pair in pairs]).sum())
 
 
 def ceafe(c: Contingency) -> Counts:
