@@ -39,6 +39,16 @@ RE_EMPTY_ID = re.compile(r"^([0-9]+)\.([1-9][0-9]*)$")
 RE_ENTITY_VALUE = re.compile(r"(?:\([^()\-][^()]*\)?|[^()]+\))+")
 
 
+# What Udapi's coreference layer reads from MISC; the rest is not given to it.
+COREFERENCE_MISC = ("Entity=", "Bridge=", "SplitAnte=", "Split=")
+
+
+def _coreference_misc(misc: str) -> str:
+    if "Entity=" not in misc and "Bridge=" not in misc and "Split" not in misc:
+        return "_"
+    return "|".join(item for item in misc.split("|") if item.startswith(COREFERENCE_MISC)) or "_"
+
+
 def _check_entity(misc: str) -> str | None:
     """What is wrong with the Entity= value in a MISC column, if anything."""
     for item in misc.split("|"):
@@ -128,7 +138,8 @@ class _SentenceBuilder:
             return m.group(1)
         return None
 
-    def token(self, text: str, lineno: int) -> None:
+    def token(self, text: str, lineno: int) -> str:
+        """Validate one token line; return what Udapi is given of it."""
         fields = text.split("\t")
         if len(fields) != 10:
             raise self.error(
@@ -136,16 +147,18 @@ class _SentenceBuilder:
             )
         token_id = fields[0]
         self.has_token = True
-        if "Entity=" in fields[9]:
-            problem = _check_entity(fields[9])
+        misc = fields[9]
+        if "Entity=" in misc:
+            problem = _check_entity(misc)
             if problem:
                 raise self.error(lineno, problem)
+        reduced = f"{token_id}\t{fields[1]}\t_\t_\t_\t_\t{fields[6]}\t_\t{fields[8]}\t{_coreference_misc(misc)}"
         expected = len(self.forms) + 1
         if token_id == str(expected):  # the common case first
             self.forms.append(fields[1])
             self.word_lines.append(lineno)
             self.heads.append(fields[6])
-            return
+            return reduced
         if RE_WORD_ID.match(token_id):
             raise self.error(lineno, f"word ID {token_id} out of sequence (expected {expected})")
         m = RE_EMPTY_ID.match(token_id)
@@ -158,13 +171,13 @@ class _SentenceBuilder:
             if minor != expected:
                 raise self.error(lineno, f"empty node {token_id} out of sequence (expected {major}.{expected})")
             self.last_empty = (major, minor)
-            return
+            return reduced
         m = RE_RANGE_ID.match(token_id)
         if m:
             start, end = int(m.group(1)), int(m.group(2))
             if start != len(self.forms) + 1 or end <= start:
                 raise self.error(lineno, f"bad multiword token range {token_id}")
-            return
+            return reduced
         raise self.error(lineno, f"bad token ID {token_id!r}")
 
     def finish(self) -> Sentence:
@@ -242,9 +255,9 @@ def iter_raw_documents(path: str, header: dict | None = None) -> Iterator[RawDoc
                                 f"global.Entity {value!r} differs from {previous!r} declared before",
                                 (path, lineno))
                         header["global.Entity"] = value
+                    sentence_lines.append(text)
                 else:
-                    sentence.token(text, lineno)
-                sentence_lines.append(text)
+                    sentence_lines.append(sentence.token(text, lineno))
             if sentence is not None:
                 done = close_sentence()
                 if done is not None:
@@ -360,11 +373,12 @@ def load_document(raw: RawDocument, global_entity: str | None) -> Document:
 
 @contextlib.contextmanager
 def collector_paused():
-    """Pause automatic garbage collection while building acyclic objects.
+    """Pause automatic garbage collection for a block that allocates many
+    objects; an explicit ``gc.collect()`` inside still runs.
 
     With a large Udapi document alive, each automatic full collection walks
     all of its nodes, so allocating many small objects costs more per object
-    the larger the document; nothing built here makes a cycle.
+    the larger the document.
     """
     was_enabled = gc.isenabled()
     gc.disable()
