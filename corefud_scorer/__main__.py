@@ -1,7 +1,5 @@
 """``python -m corefud_scorer``."""
 
-import sys
+from .cli import entry_point
 
-from .cli import main
-
-sys.exit(main())
+entry_point()

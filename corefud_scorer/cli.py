@@ -148,6 +148,20 @@ def _warn(results, args, stderr):
                 print(f"{PROG}: warning: {line}", file=stderr)
 
 
+def entry_point() -> None:
+    """The ``corefud-scorer`` command.
+
+    Automatic garbage collection stays off: each document frees the previous
+    one's cycles (see :func:`api.score_document`), and what the last leaves
+    behind is frozen out of the collection at exit and goes back to the
+    system with the process.
+    """
+    gc.disable()
+    code = main()
+    gc.freeze()
+    sys.exit(code)
+
+
 def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] == "bench":
@@ -157,9 +171,8 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     options = options_from(args, parser)
-    # Udapi runs a full garbage collection after each document it reads; with
-    # everything imported so far frozen out of the collector's reach, each
-    # of those walks only the document at hand.
+    # Everything imported so far is kept out of the collector's reach, so that
+    # collections between documents walk only what the documents made.
     gc.freeze()
     try:
         (result,) = _run([(args.key_file, args.sys_file)], options, args, stderr)
