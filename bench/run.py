@@ -208,7 +208,46 @@ def render(result) -> str:
             ratio = (by_size["50k"] / by_size["5k"]) if "50k" in by_size and "5k" in by_size else None
             lines.append(f"| {call} | " + " | ".join(f"{by_size[n]:.4f}" for n in names)
                          + f" | {_fmt(ratio)} |")
+    lines += ["", "Targets:", ""] + [f"- {line}" for line in targets(result)]
     return "\n".join(lines) + "\n"
+
+
+def targets(result) -> list[str]:
+    """The issue's targets, each read off the table: what was measured and
+    whether it holds."""
+    rows = result["rows"]
+
+    def verdict(ok):
+        return "met" if ok else "NOT met"
+
+    out = []
+    diffs = [r["max_abs_diff"] for r in rows if r["max_abs_diff"] is not None]
+    if diffs:
+        out.append(f"largest difference from the reference ≤ 1e-9: {max(diffs):.1e} "
+                   f"over {len(diffs)} rows, {verdict(max(diffs) <= 1e-9)}")
+    single = [r for r in rows if r["jobs"] == 1]
+    if single:
+        worst = max(single, key=lambda r: r["ours_over_floor"])
+        out.append(f"-j 1 ≤ 1.5 × floor at every size: worst {worst['ours_over_floor']:.2f} "
+                   f"({worst['size']} {worst['call']}), {verdict(worst['ours_over_floor'] <= 1.5)}")
+    for r in rows:
+        if r["size"] == "20k" and r["call"] == "all" and r["reference_over_ours"] is not None:
+            out.append(f"20k -m all ≥ 30 × faster than the reference: {r['reference_over_ours']:.1f} ×, "
+                       f"{verdict(r['reference_over_ours'] >= 30)}")
+    for call, by_size in result["marginal_per_1k_tokens"].items():
+        if call != "floor" and "50k" in by_size and "5k" in by_size:
+            ratio = by_size["50k"] / by_size["5k"]
+            out.append(f"marginal cost per 1k tokens, 50k ÷ 5k ≤ 1.3 ({call}): {ratio:.2f}, {verdict(ratio <= 1.3)}")
+    for r in rows:
+        if r["size"] == "1M" and r["jobs"] == 2:
+            out.append(f"1M -j 2 ≤ 0.8 × floor ({r['call']}): {r['ours_over_floor']:.2f}, "
+                       f"{verdict(r['ours_over_floor'] <= 0.8)}")
+    for r in rows:
+        if r["size"] == "1M" and r["jobs"] == 1 and r["reference_rss"]:
+            share = r["rss"] / r["reference_rss"]
+            out.append(f"1M peak memory ≤ 25 % of the reference's ({r['call']}): {r['rss']:.0f} of "
+                       f"{r['reference_rss']:.0f} MiB, {share:.1%}, {verdict(share <= 0.25)}")
+    return out
 
 
 def main(argv=None):
