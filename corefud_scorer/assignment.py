@@ -172,9 +172,9 @@ def _solve(n_rows: int, n_cols: int, costs: list[dict]) -> list[int]:
 
         # Dual updates, then the augmentation, as scipy does them.
         u[cur_row] += min_val
-        for r_ in sr:
-            if r_ != cur_row:
-                u[r_] += min_val - explicit[col4row[r_]][0]
+        for row in sr:
+            if row != cur_row:
+                u[row] += min_val - explicit[col4row[row]][0]
         for c in sc:
             v[c] -= min_val - explicit[c][0]
             if v[c] > 0:
@@ -184,10 +184,10 @@ def _solve(n_rows: int, n_cols: int, costs: list[dict]) -> list[int]:
         j = sink
         free.take(sink)
         while True:
-            r_ = explicit[j][1]
-            row4col[j] = r_
-            col4row[r_], j = j, col4row[r_]
-            if r_ == cur_row:
+            row = explicit[j][1]
+            row4col[j] = row
+            col4row[row], j = j, col4row[row]
+            if row == cur_row:
                 break
     return col4row
 
@@ -196,13 +196,13 @@ def _implicit_value(steps, dual: float) -> list:
     """Shortest path cost and path row of a column with zero cells in all
     the rows ``steps`` scanned."""
     best = INF
-    row = -1
-    for a, r_ in steps:
+    path_row = -1
+    for a, scanned in steps:
         value = a - dual
         if value < best:
             best = value
-            row = r_
-    return [best, row]
+            path_row = scanned
+    return [best, path_row]
 
 
 def _pick_explicit(lowest, explicit, removed, where, last, row4col) -> int:
