@@ -84,11 +84,10 @@ def _solve(n_rows: int, n_cols: int, costs: list[dict]) -> list[int]:
         # One shortest-path search, as scipy's augmenting_path.
         moved = {}      # position -> column, where a swap-removal moved one
         where = {}      # column -> position, for moved columns
-        removed = set()
+        removed = set()  # columns taken by this search
         n = n_cols      # columns still to scan
         explicit = {j: [INF, -1] for j in positive}  # column -> [cost, path row]
         steps = []      # (a, row) per row scanned: a = minVal - u[row]
-        sc = []         # columns taken, in order
         sr = []         # rows scanned, in order
         min_val = 0.0
         i = cur_row
@@ -136,16 +135,14 @@ def _solve(n_rows: int, n_cols: int, costs: list[dict]) -> list[int]:
                     if j not in removed and value[0] < lowest:
                         lowest = value[0]
                 if implicit <= lowest:
-                    lowest = implicit
-                    j = best_col
-                    pos = best_pos
-                    for c, value in explicit.items():
-                        if value[0] == lowest and row4col[c] == -1 and c not in removed:
-                            p = where.get(c, last - c)
-                            if p > pos:
-                                pos, j = p, c
+                    # Unassigned implicit columns tie at the minimum: the one
+                    # scanned last wins, unless an explicit one comes later.
+                    (pos, j), _ = _ties(implicit, explicit, removed, where, last, row4col)
+                    if best_pos > pos:
+                        j = best_col
                 else:
-                    j = _pick_explicit(lowest, explicit, removed, where, last, row4col)
+                    free_tie, first_tie = _ties(lowest, explicit, removed, where, last, row4col)
+                    j = free_tie[1] if free_tie[1] >= 0 else first_tie[1]
             # j is the chosen column; take it out of the scan.
             if j in explicit:
                 value = explicit[j]
@@ -157,7 +154,6 @@ def _solve(n_rows: int, n_cols: int, costs: list[dict]) -> list[int]:
                 sink = j
             else:
                 i = row4col[j]
-            sc.append(j)
             removed.add(j)
             pos = where.pop(j, last - j)
             n -= 1
@@ -175,7 +171,7 @@ def _solve(n_rows: int, n_cols: int, costs: list[dict]) -> list[int]:
         for row in sr:
             if row != cur_row:
                 u[row] += min_val - explicit[col4row[row]][0]
-        for c in sc:
+        for c in removed:
             v[c] -= min_val - explicit[c][0]
             if v[c] > 0:
                 positive.add(c)
@@ -205,11 +201,13 @@ def _implicit_value(steps, dual: float) -> list:
     return [best, path_row]
 
 
-def _pick_explicit(lowest, explicit, removed, where, last, row4col) -> int:
-    """The column scipy picks when only explicit columns reach ``lowest``:
-    the last unassigned one in scan order, else the first."""
+def _ties(lowest, explicit, removed, where, last, row4col):
+    """Among the explicit columns still scanned whose cost is ``lowest``:
+    (position, column) of the unassigned one scanned last and of the
+    assigned one scanned first, (-1, -1) where there is none. scipy picks
+    the former if any, else the latter."""
     free_pos, free_col = -1, -1
-    taken_pos, taken_col = None, -1
+    taken_pos, taken_col = -1, -1
     for c, value in explicit.items():
         if c in removed or value[0] != lowest:
             continue
@@ -217,9 +215,9 @@ def _pick_explicit(lowest, explicit, removed, where, last, row4col) -> int:
         if row4col[c] == -1:
             if p > free_pos:
                 free_pos, free_col = p, c
-        elif taken_pos is None or p < taken_pos:
+        elif taken_col < 0 or p < taken_pos:
             taken_pos, taken_col = p, c
-    return free_col if free_col >= 0 else taken_col
+    return (free_pos, free_col), (taken_pos, taken_col)
 
 
 def _full_scan(n, last, moved, explicit, removed, v, row4col, implicit) -> int:

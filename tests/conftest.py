@@ -1,4 +1,5 @@
-"""Shared helpers: paths, an in-process CLI runner, a small CoNLL-U writer."""
+"""Shared helpers: paths, an in-process CLI runner, a small CoNLL-U writer,
+and 1.2's dense matching to compare the sparse one with."""
 
 from __future__ import annotations
 
@@ -7,13 +8,27 @@ import io
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
+from scipy.optimize import linear_sum_assignment
 
 from corefud_scorer.cli import main
+from corefud_scorer.match import _sorted, similarity_weights
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 CONFORMANCE = ROOT.parent / "shared" / "conformance"
+
+
+def dense_assign(keys, responses, similarity):
+    """1.2's way: one dense matrix over all the mentions in 1.2's order,
+    solved by scipy; the pairs scoring above zero."""
+    keys, responses = _sorted(keys), _sorted(responses)
+    matrix = np.zeros((len(keys), len(responses)))
+    for (i, j), value in similarity_weights(keys, responses, similarity).items():
+        matrix[i, j] = value
+    rows, cols = linear_sum_assignment(-matrix)
+    return [(keys[i], responses[j]) for i, j in zip(rows.tolist(), cols.tolist()) if matrix[i, j] > 0]
 
 
 class Run:

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
-from scipy.optimize import linear_sum_assignment
 
-from corefud_scorer.match import _sorted, align, assign, identity_function, similarity_weights
+from corefud_scorer.match import align, assign, identity_function
 from corefud_scorer.model import Mention, position
 from corefud_scorer.partition import build_partition
 from corefud_scorer.read import read_file
 
-from conftest import conllu, run_cli
+from conftest import conllu, dense_assign, run_cli
 
 WORDS = ["the", "old", "dog", "barked", "loudly", "."]
 
@@ -130,16 +128,6 @@ def _random_mentions(rng, n, sentences, length, zeros=False):
     return list(out.values())
 
 
-def _dense_assign(keys, responses, similarity):
-    """1.2's way: one dense matrix over all the mentions, solved by scipy."""
-    keys, responses = _sorted(keys), _sorted(responses)
-    matrix = np.zeros((len(keys), len(responses)))
-    for (i, j), value in similarity_weights(keys, responses, similarity).items():
-        matrix[i, j] = value
-    rows, cols = linear_sum_assignment(-matrix)
-    return [(keys[i], responses[j]) for i, j in zip(rows, cols) if matrix[i, j] > 0]
-
-
 @pytest.mark.parametrize("similarity", ["head", "partial", "zero-dependent"])
 def test_assignment_equals_the_dense_solve(similarity):
     rng = random.Random(similarity)
@@ -148,7 +136,7 @@ def test_assignment_equals_the_dense_solve(similarity):
     for _ in range(1500):
         keys = _random_mentions(rng, rng.randrange(1, 14), rng.randrange(1, 3), 5, zeros)
         responses = _random_mentions(rng, rng.randrange(1, 14), rng.randrange(1, 3), 5, zeros)
-        dense = _dense_assign(keys, responses, similarity)
+        dense = dense_assign(keys, responses, similarity)
         key_of = lambda pairs: sorted((k.words, k.head, r.words, r.head) for k, r in pairs)
         assert key_of(assign(keys, responses, similarity)) == key_of(dense)
         ties += len(dense) > 0
