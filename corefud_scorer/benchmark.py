@@ -8,10 +8,12 @@ A dataset is named by its CorefUD file name, the part before ``-corefud-``
 from __future__ import annotations
 
 import os
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .api import CONLL_PARTS, DocumentResult, MetricScore, Options, Result, score_many, summarize
+from .api import MetricScore, Options, Result, score_many
+from .summary import summarize
 from .errors import ScorerError
 
 MACRO, MICRO = "macro-average", "micro-average"
@@ -64,8 +66,24 @@ def pair_folders(key_dir: str, response_dir: str) -> list[Dataset]:
     return [Dataset(dataset_name(n), keys[n], responses[n]) for n in sorted(keys)]
 
 
+def _manifest_fields(line: str) -> list[str]:
+    """A manifest line's fields: tab-separated when it has tabs, else split
+    as a shell would (quotes for spaces); a word starting with ``#`` starts a
+    comment, a ``#`` inside a word is part of it."""
+    if "\t" in line:
+        fields = [f.strip() for f in line.split("\t")]
+        fields = [f for f in fields if f]
+        return [] if fields and fields[0].startswith("#") else fields
+    fields = shlex.split(line)
+    for index, field_ in enumerate(fields):
+        if field_.startswith("#"):
+            return fields[:index]
+    return fields
+
+
 def read_manifest(path: str) -> list[Dataset]:
-    """Lines ``dataset key response`` (paths relative to the manifest); ``#`` comments."""
+    """Lines ``dataset key response`` (paths relative to the manifest; quoted
+    or tab-separated when they hold spaces); ``#`` comments."""
     try:
         with open(path, encoding="utf-8") as handle:
             lines = handle.read().splitlines()
@@ -77,10 +95,12 @@ def read_manifest(path: str) -> list[Dataset]:
     datasets = []
     names: dict[str, int] = {}
     for number, line in enumerate(lines, 1):
-        text = line.split("#", 1)[0].strip()
-        if not text:
+        try:
+            fields = _manifest_fields(line)
+        except ValueError as err:
+            raise ScorerError(f"cannot split the line: {err}", (path, number)) from None
+        if not fields:
             continue
-        fields = text.split()
         if len(fields) != 3:
             raise ScorerError(f"expected 'dataset key response', found {len(fields)} field(s)",
                               (path, number))
@@ -129,7 +149,7 @@ def macro_average(results: list[Result], options: Options) -> tuple[dict[str, Av
     of the datasets' CoNLL scores: the CRAC primary score.
     """
     macro = {}
-    for name in dict.fromkeys(options.metric_list):
+    for name in options.metric_list:
         scores = [r.metrics[name] for r in results if r.metrics[name].applicable]
         if scores:
             macro[name] = Average(name, sum(s.recall for s in scores) / len(scores),
@@ -147,72 +167,32 @@ def benchmark(datasets: list[Dataset], options: Options | None = None, jobs: int
     options = options or Options()
     results = score_many([(d.key, d.response) for d in datasets], options, jobs, progress)
     macro, macro_conll = macro_average(results, options)
-    micro, micro_conll = summarize([doc for r in results for doc in r.documents], options)
+    micro, micro_conll = summarize([doc for r in results for doc in r.documents], options.metric_list)
     warnings = [line for r in results for line in r.warnings]
     return Benchmark(options, datasets, results, macro, macro_conll, micro, micro_conll, warnings)
 
 
-# --- rows: plain dicts for text, Markdown, CSV and JSON tables ---
-
-COUNT_COLUMNS = ("documents", "tokens", "key_mentions", "response_mentions", "key_entities",
-                 "response_entities")
-
-
-def _counts(documents: list[DocumentResult]) -> dict:
-    return {
-        "documents": len(documents),
-        "tokens": sum(d.tokens for d in documents),
-        "key_mentions": sum(d.key_mentions for d in documents),
-        "response_mentions": sum(d.response_mentions for d in documents),
-        "key_entities": sum(d.key_entities for d in documents),
-        "response_entities": sum(d.response_entities for d in documents),
-    }
-
-
-def _scores(metrics: dict, conll, options: Options) -> dict:
-    row = {}
-    for name in dict.fromkeys(options.metric_list):
-        m = metrics[name]
-        row[f"{name}_recall"] = m.recall
-        row[f"{name}_precision"] = m.precision
-        row[f"{name}_f1"] = m.f1
-    if has_conll(options):
-        row["conll_f1"] = conll
-    return row
-
-
-def has_conll(options: Options) -> bool:
-    """Whether a CoNLL score is reported (the rule of :func:`api.summarize`)."""
-    return len([n for n in options.metric_list if n in CONLL_PARTS]) == 3
-
-
-def document_rows(dataset: str, result: Result, options: Options) -> list[dict]:
-    rows = []
-    for document in result.documents:
-        metrics, conll = summarize([document], options)
-        row = {"dataset": dataset, "document": document.doc_id}
-        row.update(_counts([document]))
-        row.update(_scores(metrics, conll, options))
-        rows.append(row)
-    return rows
-
+# --- rows: plain dicts for text, Markdown, CSV tables and DataFrames ---
 
 def rows(bench: Benchmark, per_doc: bool = False) -> list[dict]:
-    """One row per dataset (and per document), then the macro and micro averages."""
-    options = bench.options
+    """One row per dataset (and per document, after its dataset), then the
+    macro and micro averages; ``level`` says which a row is."""
+    from .report import document_rows, score_columns, size_json
+
+    with_conll = bench.micro_conll is not None
     out = []
     for dataset, result in zip(bench.datasets, bench.results):
-        row = {"dataset": dataset.name, "document": None}
-        row.update(_counts(result.documents))
-        row.update(_scores(result.metrics, result.conll, options))
+        row = {"level": "dataset", "dataset": dataset.name, "document": None}
+        row.update(size_json(result.documents))
+        row.update(score_columns(result.metrics, result.conll, with_conll))
         out.append(row)
         if per_doc:
-            out.extend(document_rows(dataset.name, result, options))
+            for document in document_rows(result):
+                out.append({"level": "document", "dataset": dataset.name, "documents": 1, **document})
     all_documents = [d for r in bench.results for d in r.documents]
-    macro = {"dataset": MACRO, "document": None}
-    macro.update({column: None for column in COUNT_COLUMNS})
-    macro.update(_scores(bench.macro, bench.macro_conll, options))
-    micro = {"dataset": MICRO, "document": None}
-    micro.update(_counts(all_documents))
-    micro.update(_scores(bench.micro, bench.micro_conll, options))
+    sizes = size_json(all_documents)
+    macro = {"level": "macro", "dataset": MACRO, "document": None, **dict.fromkeys(sizes)}
+    macro.update(score_columns(bench.macro, bench.macro_conll, with_conll))
+    micro = {"level": "micro", "dataset": MICRO, "document": None, **sizes}
+    micro.update(score_columns(bench.micro, bench.micro_conll, with_conll))
     return out + [macro, micro]

@@ -6,7 +6,7 @@ Empty nodes are exempt: a response may add, drop or move them.
 from __future__ import annotations
 
 from .errors import ScorerError
-from .read import RawDocument
+from .model import SourceDocument
 
 
 def _describe(value) -> str:
@@ -17,8 +17,9 @@ def _describe(value) -> str:
     return repr(value)
 
 
-def check_documents(key: RawDocument, response: RawDocument) -> None:
-    """Raise :class:`ScorerError` naming both places at the first difference."""
+def check_documents(key: SourceDocument, response: SourceDocument, check_forms: bool = True) -> None:
+    """Raise :class:`ScorerError` naming both places at the first difference.
+    Without ``check_forms`` the words' number is compared, not their forms."""
     if key.newdoc != response.newdoc:
         raise ScorerError(
             f"document starts differ: {_describe(key.newdoc)} vs {_describe(response.newdoc)}",
@@ -32,15 +33,16 @@ def check_documents(key: RawDocument, response: RawDocument) -> None:
             raise ScorerError(
                 f"sent_id differs: {k_sent.sent_id!r} vs {r_sent.sent_id!r}",
                 (key.path, k_sent.line), (response.path, r_sent.line))
-        if k_sent.forms != r_sent.forms:
+        if check_forms and k_sent.forms != r_sent.forms:
             for i, (k_form, r_form) in enumerate(zip(k_sent.forms, r_sent.forms)):
                 if k_form != r_form:
                     raise ScorerError(
                         f"word {i + 1} of sentence {k_sent.sent_id!r} differs: {k_form!r} vs {r_form!r}",
                         (key.path, k_sent.word_lines[i]), (response.path, r_sent.word_lines[i]))
+        if len(k_sent.word_lines) != len(r_sent.word_lines):
             raise ScorerError(
-                f"sentence {k_sent.sent_id!r} has {len(k_sent.forms)} words in the key, "
-                f"{len(r_sent.forms)} in the response",
+                f"sentence {k_sent.sent_id!r} has {len(k_sent.word_lines)} words in the key, "
+                f"{len(r_sent.word_lines)} in the response",
                 (key.path, k_sent.line), (response.path, r_sent.line))
     if len(key.sentences) != len(response.sentences):
         longer_is_key = len(key.sentences) > len(response.sentences)
@@ -60,7 +62,7 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def missing_document(present: RawDocument, absent_path: str, present_is_key: bool) -> ScorerError:
+def missing_document(present: SourceDocument, absent_path: str, present_is_key: bool) -> ScorerError:
     """The error for a document one file has and the other lacks."""
     side = "response" if present_is_key else "key"
     return ScorerError(

@@ -15,6 +15,10 @@ class ScorerError(Exception):
         self.message = message
         self.where = list(where)
 
+    def __reduce__(self):
+        # Rebuilt with its places as they are now (they may have been renamed).
+        return (self.__class__, (self.message, *self.where))
+
     def __str__(self) -> str:
         places = " vs ".join(
             path if line is None else f"{path}:{line}" for path, line in self.where

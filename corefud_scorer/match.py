@@ -17,13 +17,15 @@ sparse solver of :mod:`.assignment` returns what
 ties included, in time that grows with the pairs rather than the matrix.
 
 A mention's *identity* is what makes two mentions the same: its words, and
-with ``-a head`` also its head. The result is a list of (key identity,
-response identity) pairs.
+with ``-a head`` also its head. The result is an :class:`Alignment` of key
+and response identities.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Hashable, Sequence
 
 from . import assignment
@@ -157,12 +159,45 @@ def assign(keys: Sequence[Mention], responses: Sequence[Mention],
     return [(keys[i], responses[j]) for i, j in pairs]
 
 
+@dataclass
+class Alignment:
+    """One document's one-to-one alignment of key and response mentions, as
+    (key identity, response identity) pairs in the order 1.2 builds its
+    lookup: identical pairs, then partial/head pairs, then zero pairs."""
+
+    pairs: list[tuple[Hashable, Hashable]] = field(default_factory=list)
+
+    @cached_property
+    def key_to_response(self) -> dict:
+        return dict(self.pairs)
+
+    @cached_property
+    def response_to_key(self) -> dict:
+        return {r: k for k, r in self.pairs}
+
+    @cached_property
+    def merged(self) -> dict:
+        """Scorer 1.2's single lookup from an identity to its partner: the
+        key-to-response entries of non-identical pairs, then the
+        response-to-key ones, which win where an identity is on both sides.
+        Only what reproduces 1.2's readings uses it."""
+        lookup = {k: r for k, r in self.pairs if k != r}
+        lookup.update({r: k for k, r in self.pairs if k != r})
+        return lookup
+
+    def __iter__(self):
+        return iter(self.pairs)
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+
 def align(key_mentions: dict, response_mentions: dict, match: str,
-          zero_method: str) -> list[tuple[Hashable, Hashable]]:
+          zero_method: str) -> Alignment:
     """Align the distinct mentions of a document (dicts identity -> mention).
 
-    Returns (key identity, response identity) pairs: exact pairs first, then
-    partial/head pairs, then zero pairs, the order 1.2 builds its lookup in.
+    Stage 1 (zeros by dependencies) runs first, but its pairs come last in
+    the :class:`Alignment`, where 1.2 puts them.
     """
     key_left = dict(key_mentions)
     response_left = dict(response_mentions)
@@ -187,4 +222,4 @@ def align(key_mentions: dict, response_mentions: dict, match: str,
     if match != "exact":
         for k, r in assign(list(key_left.values()), list(response_left.values()), match):
             other_pairs.append((identity(k), identity(r)))
-    return exact_pairs + other_pairs + zero_pairs
+    return Alignment(exact_pairs + other_pairs + zero_pairs)

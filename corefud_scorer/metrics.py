@@ -14,7 +14,7 @@ response entity sizes, ``C(x) = x(x-1)/2``.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -35,6 +35,27 @@ class Counts:
         return Counts(self.recall_num + other.recall_num, self.recall_den + other.recall_den,
                       self.precision_num + other.precision_num,
                       self.precision_den + other.precision_den)
+
+    @property
+    def empty(self) -> bool:
+        """No denominator on either side: nothing to score."""
+        return self.recall_den == 0 and self.precision_den == 0
+
+
+@dataclass
+class BlancCounts:
+    """BLANC's statistics: its coreference-link and non-coreference-link parts."""
+
+    coreference: Counts = field(default_factory=Counts)
+    non_coreference: Counts = field(default_factory=Counts)
+
+    def __add__(self, other: "BlancCounts") -> "BlancCounts":
+        return BlancCounts(self.coreference + other.coreference,
+                           self.non_coreference + other.non_coreference)
+
+    @property
+    def parts(self) -> dict[str, Counts]:
+        return {"coreference": self.coreference, "non_coreference": self.non_coreference}
 
 
 def ordered_sum(values) -> float:
@@ -148,13 +169,17 @@ def blanc_non_coreference(c: Contingency) -> Counts:
     return Counts(float(common), float(key_links), float(common), float(response_links))
 
 
+def blanc(c: Contingency) -> BlancCounts:
+    return BlancCounts(blanc_coreference(c), blanc_non_coreference(c))
+
+
 # --- mention-level metrics over the aligned mentions ---
 
 def mention_overlap(p: Partition) -> Counts:
     """MOR: words shared by a maximum-overlap one-to-one pairing of all key and
     response mentions, made independently of the matching mode."""
-    key = [m for entity in p.key for m in entity]
-    response = [m for entity in p.response for m in entity]
+    key = [m for entity in p.key.entities for m in entity]
+    response = [m for entity in p.response.entities for m in entity]
     key_words = sum(len(m.words) for m in key)
     response_words = sum(len(m.words) for m in response)
     by_word = defaultdict(list)
@@ -185,9 +210,10 @@ def zero_anaphors(p: Partition) -> Counts:
     entity and answer no key anaphor are false positives.
     """
     identity = p.identity
-    response_entity_of = p.response_entity_of
-    key_sorted = [sorted(entity, key=lambda m: m.sort_key()) for entity in p.key]
-    response_sorted = [sorted(entity, key=lambda m: m.sort_key()) for entity in p.response]
+    response_entity_of = p.response.entity_of
+    lookup = p.alignment.merged
+    key_sorted = [sorted(entity, key=lambda m: m.sort_key()) for entity in p.key.entities]
+    response_sorted = [sorted(entity, key=lambda m: m.sort_key()) for entity in p.response.entities]
     firsts = {identity(entity[0]) for entity in response_sorted}
     tp = fp = fn = wrong = 0
     covered = set()
@@ -198,7 +224,7 @@ def zero_anaphors(p: Partition) -> Counts:
             if ident in response_entity_of:
                 partner = ident
             else:
-                partner = p.aligned.get(ident)
+                partner = lookup.get(ident)
             partner_entity = response_entity_of.get(partner) if partner is not None else None
             if position and mention.is_zero:
                 if partner is None or partner in firsts:
@@ -222,23 +248,27 @@ def zero_anaphors(p: Partition) -> Counts:
 def mention_identification(p: Partition) -> Counts:
     """Mentions found: distinct key mentions whose counterpart is a response
     mention, and the reverse, under the chosen matching."""
+    lookup = p.alignment.merged
+
     def side(entities, other_side):
-        mapped = {p.aligned.get(p.identity(m), p.identity(m)) for entity in entities for m in entity}
+        mapped = {lookup.get(p.identity(m), p.identity(m)) for entity in entities for m in entity}
         return float(sum(1 for ident in mapped if ident in other_side)), float(len(mapped))
 
-    rn, rd = side(p.key, p.response_entity_of)
-    pn, pd = side(p.response, p.key_entity_of)
+    rn, rd = side(p.key.entities, p.response.entity_of)
+    pn, pd = side(p.response.entities, p.key.entity_of)
     return Counts(rn, rd, pn, pd)
 
 
+# Metrics of the contingency, by their -m name.
 ENTITY_METRICS = {
     "muc": muc,
     "bcub": b_cubed,
     "ceafe": ceafe,
     "ceafm": ceafm,
+    "blanc": blanc,
     "lea": lea,
 }
-BLANC_PARTS = (blanc_coreference, blanc_non_coreference)
+# Metrics of the aligned mentions (the whole partition).
 MENTION_METRICS = {
     "mor": mention_overlap,
     "zero": zero_anaphors,

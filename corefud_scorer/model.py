@@ -6,12 +6,15 @@ empty nodes (``5.1``) fall between the words around them::
 
     position = sentence_index * SENTENCE_STRIDE + round(word_ord * 1000)
 
-Readers of other formats need only produce the same objects.
+Every reader yields :class:`SourceDocument` objects: what the alignment
+check compares (documents, sentence ids, word forms, lines) and a ``load()``
+that builds the :class:`Document` to score, in a worker process if need be.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 SENTENCE_STRIDE = 10**9
 ORD_SCALE = 1000
@@ -73,4 +76,69 @@ class Document:
     sentences: int = 0
     tokens: int = 0
     first_line: int | None = None
-    warnings: list[str] = field(default_factory=list)  # what the reader noticed but accepted
+    # What the reader noticed but accepted: (kind, example) pairs, counted by kind.
+    warnings: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class Sentence:
+    """What the alignment check compares, with where it stands in the file."""
+
+    line: int  # first line of the sentence (its first comment or word)
+    sent_id: str | None
+    newdoc: str | bool | None  # the document start it carries, if any
+    forms: list[str]
+    word_lines: list[int]
+
+
+@dataclass
+class SourceDocument:
+    """One document of a file as a reader yields it, before it is scored.
+
+    ``entity_scope`` says whether an entity id names one entity across the
+    whole file (``"file"``) or only within its document (``"document"``).
+    Subclasses override :meth:`load`, which must be picklable: it runs in
+    the worker process that scores the document.
+    """
+
+    path: str
+    index: int  # 0-based position of the document in its file
+    doc_id: str | int | None
+    newdoc: str | bool | None
+    sentences: list[Sentence] = field(default_factory=list)
+    entity_scope: Literal["file", "document"] = "file"
+
+    @property
+    def first_line(self) -> int | None:
+        return self.sentences[0].line if self.sentences else None
+
+    @property
+    def tokens(self) -> int:
+        return sum(len(s.word_lines) for s in self.sentences)
+
+    def drop_forms(self) -> None:
+        """Forget the word forms once checked: workers do not need them."""
+        for sentence in self.sentences:
+            sentence.forms = []
+
+    def load(self) -> Document:
+        raise NotImplementedError
+
+
+@dataclass
+class LoadedDocument(SourceDocument):
+    """A document built in memory (by the API's caller or a reader that
+    parses while it validates): ``load()`` returns it as it is."""
+
+    document: Document | None = None
+
+    @classmethod
+    def of(cls, document: Document, index: int, path: str = "<memory>") -> "LoadedDocument":
+        return cls(path, index, document.doc_id, document.doc_id, [], "document", document)
+
+    @property
+    def tokens(self) -> int:
+        return self.document.tokens if not self.sentences else super().tokens
+
+    def load(self) -> Document:
+        return self.document

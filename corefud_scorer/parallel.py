@@ -30,12 +30,21 @@ def ordered_map(function: Callable, items: Iterable, jobs: int) -> Iterator:
     never read ahead whole. The pool starts only when a second item exists.
     """
     iterator = iter(items)
-    first = next(iterator, None)
+    first = next(iterator, None)  # an error here is the first one: nothing precedes it
     if first is None:
         return
-    second = next(iterator, None)
+    # Reading ahead may fail; what comes before it in the input is finished
+    # first, so that the first error in input order is the one raised,
+    # whatever ``jobs``.
+    failure = None
+    try:
+        second = next(iterator, None)
+    except Exception as err:
+        second, failure = None, err
     if jobs <= 1 or second is None:
         yield function(first)
+        if failure is not None:
+            raise failure
         if second is not None:
             yield function(second)
             for item in iterator:
@@ -45,12 +54,18 @@ def ordered_map(function: Callable, items: Iterable, jobs: int) -> Iterator:
         pending: deque = deque()
         pending.append(pool.submit(function, first))
         pending.append(pool.submit(function, second))
-        exhausted = False
+        failure = None
         while pending:
-            while not exhausted and len(pending) < 2 * jobs:
-                item = next(iterator, None)
+            while failure is None and len(pending) < 2 * jobs:
+                try:
+                    item = next(iterator, None)
+                except Exception as err:
+                    failure = err
+                    break
                 if item is None:
-                    exhausted = True
+                    failure = StopIteration()
                     break
                 pending.append(pool.submit(function, item))
             yield pending.popleft().result()
+        if failure is not None and not isinstance(failure, StopIteration):
+            raise failure

@@ -11,11 +11,13 @@ each as 1.2 reads it keeps its numbers in that case too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Callable, Hashable
+
 import numpy as np
 
+from .match import Alignment
 from .model import Document, Mention
-from .match import align, identity_function
 
 
 @dataclass
@@ -42,29 +44,19 @@ class Cells:
 
 @dataclass
 class Contingency:
-    """One document's contingency and entity sizes, read the three ways."""
+    """One document's contingency and entity sizes. ``cells`` is the matrix;
+    ``precision_cells`` and ``ceaf_cells`` are the same object unless a span
+    stands in two entities, where 1.2's other readings differ."""
 
     key_sizes: np.ndarray       # a_i
     response_sizes: np.ndarray  # b_j
-    recall_cells: Cells         # from key mentions' side
-    precision_cells: Cells      # from response mentions' side
+    cells: Cells                # read from key mentions' side (recall)
+    precision_cells: Cells      # read from response mentions' side
     ceaf_cells: Cells           # entity membership
 
-
-@dataclass
-class Partition:
-    """A document after singleton removal and alignment: what metrics read."""
-
-    doc_id: object
-    key: list[list[Mention]]
-    response: list[list[Mention]]
-    key_entity_of: dict          # identity -> key entity index (last one wins, as in 1.2)
-    response_entity_of: dict
-    aligned: dict                # identity -> partner identity, non-identical pairs only
-    alignment: list              # (key identity, response identity) pairs
-    identity: object             # Mention -> identity
-    contingency: Contingency
-    dropped: tuple = (None, None)  # (key, response) Dropped
+    @property
+    def recall_cells(self) -> Cells:
+        return self.cells
 
 
 @dataclass
@@ -76,8 +68,25 @@ class Dropped:
     shared_spans: int = 0        # spans standing in more than one entity (kept in each)
 
 
-def prepare_entities(doc: Document, identity, keep_singletons: bool) -> tuple[list[list[Mention]], Dropped]:
-    """Drop repeated spans within an entity, then (unless kept) singletons."""
+@dataclass
+class Side:
+    """One side's entities, ready to be aligned: each a list of distinct
+    mentions, and indexes from a mention identity to its entities."""
+
+    entities: list[list[Mention]]
+    entity_of: dict        # identity -> entity index (the last one, as in 1.2)
+    members: dict          # identity -> every entity index holding it
+    distinct: dict         # identity -> its first mention
+    dropped: Dropped = field(default_factory=Dropped)
+
+    @property
+    def mentions(self) -> int:
+        return sum(len(e) for e in self.entities)
+
+
+def prepare(doc: Document, identity: Callable[[Mention], Hashable], keep_singletons: bool) -> Side:
+    """Drop repeated spans within an entity, then (unless kept) singletons,
+    and index what is left."""
     entities = []
     dropped = Dropped()
     for entity in doc.entities:
@@ -90,44 +99,40 @@ def prepare_entities(doc: Document, identity, keep_singletons: bool) -> tuple[li
             entities.append(mentions)
         else:
             dropped.singletons += 1
-    return entities, dropped
-
-
-def _entity_index(entities, identity) -> tuple[dict, dict, list]:
-    last = {}
-    members: dict = {}
-    distinct: dict = {}
+    last, members, distinct = {}, {}, {}
     for index, entity in enumerate(entities):
         for mention in entity:
             ident = identity(mention)
             last[ident] = index
             members.setdefault(ident, []).append(index)
             distinct.setdefault(ident, mention)
-    return last, members, distinct
+    dropped.shared_spans = sum(1 for m in members.values() if len(m) > 1)
+    return Side(entities, last, members, distinct, dropped)
 
 
-def build_partition(key_doc: Document, response_doc: Document, match: str, zero_method: str,
-                    keep_singletons: bool) -> Partition:
-    identity = identity_function(match)
-    key, key_dropped = prepare_entities(key_doc, identity, keep_singletons)
-    response, response_dropped = prepare_entities(response_doc, identity, keep_singletons)
-    key_entity_of, key_members, key_distinct = _entity_index(key, identity)
-    response_entity_of, response_members, response_distinct = _entity_index(response, identity)
-    key_dropped.shared_spans = sum(1 for m in key_members.values() if len(m) > 1)
-    response_dropped.shared_spans = sum(1 for m in response_members.values() if len(m) > 1)
+@dataclass
+class Partition:
+    """A document after singleton removal and alignment: what metrics read."""
 
-    alignment = align(key_distinct, response_distinct, match, zero_method)
-    # 1.2's lookup: key->response entries first, then response->key entries,
-    # which win where an identity is on both sides.
-    aligned: dict = {k: r for k, r in alignment if k != r}
-    aligned.update({r: k for k, r in alignment if k != r})
+    doc_id: object
+    key: Side
+    response: Side
+    alignment: Alignment
+    identity: Callable[[Mention], Hashable]
+    contingency: Contingency
+
+
+def partition(doc_id, key: Side, response: Side, alignment: Alignment,
+              identity: Callable[[Mention], Hashable]) -> Partition:
+    """The contingency of two prepared sides under an alignment."""
+    lookup = alignment.merged
 
     def cells(entities, entity_of, n_cols, transpose):
         rows, cols = [], []
         for index, entity in enumerate(entities):
             for mention in entity:
                 ident = identity(mention)
-                partner = entity_of.get(aligned.get(ident, ident))
+                partner = entity_of.get(lookup.get(ident, ident))
                 if partner is not None:
                     rows.append(index)
                     cols.append(partner)
@@ -135,14 +140,14 @@ def build_partition(key_doc: Document, response_doc: Document, match: str, zero_
             rows, cols = cols, rows
         return rows, cols
 
-    n_key, n_response = len(key), len(response)
-    recall_cells = Cells.from_pairs(*cells(key, response_entity_of, n_response, False), n_response)
-    precision_cells = Cells.from_pairs(*cells(response, key_entity_of, n_key, True), n_response)
+    n_key, n_response = len(key.entities), len(response.entities)
+    recall_cells = Cells.from_pairs(*cells(key.entities, response.entity_of, n_response, False), n_response)
+    precision_cells = Cells.from_pairs(*cells(response.entities, key.entity_of, n_key, True), n_response)
     rows, cols = [], []
-    for index, entity in enumerate(key):
+    for index, entity in enumerate(key.entities):
         for mention in entity:
             ident = identity(mention)
-            for j in response_members.get(aligned.get(ident, ident), ()):
+            for j in response.members.get(lookup.get(ident, ident), ()):
                 rows.append(index)
                 cols.append(j)
     ceaf_cells = Cells.from_pairs(rows, cols, n_response)
@@ -152,8 +157,7 @@ def build_partition(key_doc: Document, response_doc: Document, match: str, zero_
         precision_cells = recall_cells
 
     contingency = Contingency(
-        np.array([len(e) for e in key], dtype=np.int64),
-        np.array([len(e) for e in response], dtype=np.int64),
+        np.array([len(e) for e in key.entities], dtype=np.int64),
+        np.array([len(e) for e in response.entities], dtype=np.int64),
         recall_cells, precision_cells, ceaf_cells)
-    return Partition(key_doc.doc_id, key, response, key_entity_of, response_entity_of,
-                     aligned, alignment, identity, contingency, (key_dropped, response_dropped))
+    return Partition(doc_id, key, response, alignment, identity, contingency)

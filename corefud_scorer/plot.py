@@ -1,9 +1,30 @@
-"""A bar chart of the primary score per dataset (needs matplotlib:
+"""Bar charts for papers: the primary score per dataset, systems side by
+side, value labels, settings in the title (needs matplotlib:
 ``pip install corefud-scorer[plot]``)."""
 
 from __future__ import annotations
 
+import os
+
 from .errors import ScorerError
+
+FORMATS = (".png", ".svg", ".pdf")
+
+
+def check_plot_path(path: str) -> None:
+    """Refuse a plot path before any scoring: wrong extension, no matplotlib,
+    or a folder that cannot be written."""
+    if not path.lower().endswith(FORMATS):
+        raise ScorerError("the plot file must end in .png, .svg or .pdf", (path, None))
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ScorerError("--plot needs matplotlib: pip install 'corefud-scorer[plot]'") from None
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ScorerError("cannot write the plot: no such folder", (path, None))
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise ScorerError("cannot write the plot: permission denied", (path, None))
 
 
 def primary_score(result) -> tuple[str, float | None]:
@@ -14,35 +35,44 @@ def primary_score(result) -> tuple[str, float | None]:
     return f"{name} F1", metric.f1
 
 
-def plot_benchmark(bench, path: str) -> None:
-    if not path.endswith((".png", ".svg")):
-        raise ScorerError("the plot file must end in .png or .svg", (path, None))
-    try:
-        import matplotlib
+def settings_line(options) -> str:
+    return (f"{options.match} match, {'with' if options.keep_singletons else 'without'} singletons, "
+            f"zeros by {'position' if options.zero_match == 'linear' else 'dependencies'}")
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ScorerError("--plot needs matplotlib: pip install 'corefud-scorer[plot]'") from None
-    labels = [d.name for d in bench.datasets]
-    scores = [primary_score(r) for r in bench.results]
-    label = scores[0][0]
-    values = [100 * (v or 0.0) for _, v in scores]
-    figure, axes = plt.subplots(figsize=(max(6, 0.45 * len(labels) + 2), 4.5))
-    axes.bar(labels, values, color="#4c72b0")
-    if bench.macro_conll is not None and label == "CoNLL F1":
-        axes.axhline(100 * bench.macro_conll, color="#c44e52", linestyle="--",
-                     label=f"macro-average {100 * bench.macro_conll:.2f}")
-        axes.legend()
+
+def plot_benchmark(benches, path: str, names: list[str] | None = None) -> None:
+    """Draw one bar group per dataset (and the macro-average), one bar per
+    system; ``benches`` is one :class:`~.benchmark.Benchmark` or a list."""
+    check_plot_path(path)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    benches = benches if isinstance(benches, list) else [benches]
+    names = names or [os.path.basename(os.path.dirname(os.path.abspath(b.datasets[0].response)))
+                      or "system" for b in benches]
+    labels = [d.name for d in benches[0].datasets] + ["macro-average"]
+    label = primary_score(benches[0].results[0])[0]
+    width = 0.8 / len(benches)
+    figure, axes = plt.subplots(figsize=(max(6, 0.6 * len(labels) * len(benches) + 2), 4.5))
+    for k, (bench, name) in enumerate(zip(benches, names)):
+        values = [100 * (primary_score(r)[1] or 0.0) for r in bench.results]
+        macro = bench.macro_conll if label == "CoNLL F1" else next(iter(bench.macro.values())).f1
+        values.append(100 * (macro or 0.0))
+        positions = [i + (k - (len(benches) - 1) / 2) * width for i in range(len(labels))]
+        bars = axes.bar(positions, values, width, label=name)
+        axes.bar_label(bars, fmt="%.1f", fontsize=7, padding=2)
+    axes.set_xticks(range(len(labels)), labels, rotation=60, ha="right")
     axes.set_ylabel(label)
-    axes.set_ylim(0, 100)
-    axes.set_title(f"{label} per dataset")
-    axes.tick_params(axis="x", labelrotation=60)
-    for tick in axes.get_xticklabels():
-        tick.set_horizontalalignment("right")
+    axes.set_ylim(0, 105)
+    axes.set_title(f"{label} per dataset ({settings_line(benches[0].options)})", fontsize=10)
+    if len(benches) > 1:
+        axes.legend(fontsize=8)
     figure.tight_layout()
     try:
-        figure.savefig(path)
+        with matplotlib.rc_context({"svg.fonttype": "none", "pdf.fonttype": 42}):
+            figure.savefig(path, dpi=300)
     except OSError as err:
         raise ScorerError(f"cannot write the plot: {err.strerror or err}", (path, None)) from None
     finally:

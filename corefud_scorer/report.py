@@ -1,19 +1,38 @@
-"""Render a :class:`~corefud_scorer.api.Result`: scorer 1.2's text, or JSON."""
+"""Render results: scorer 1.2's text, one JSON schema, and tables of rows.
+
+The JSON schema (``schema_version`` 1) is the same wherever a score appears:
+each metric is ``{"recall", "precision", "f1", "counts"}`` under
+``"metrics"``, in a single-pair result, in each per-document row and in each
+bench dataset row. ``counts`` are the summed statistics (``recall_num``,
+``recall_den``, ``precision_num``, ``precision_den``); BLANC's ``counts``
+hold its two parts' statistics (``coreference``, ``non_coreference``), its
+``parts`` their scores, and BLANC is the mean of the parts whose
+denominators are not both 0 (0 when neither has any). ``conll`` stands
+beside the metrics: ``{"f1", "parts": {"muc": F1, "bcub": F1, "ceafe": F1}}``.
+A metric that is not applicable (the zero score with no zero anaphor on
+either side) has null recall, precision and F1.
+"""
 
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
-from .api import Options, Result
+from .results import CONLL_PARTS, DocumentResult, MetricScore, Options, Result
+from .metrics import ordered_sum
+
+SCHEMA_VERSION = 1
 
 # The names 1.2 gives the matching modes in its header.
 MATCH_NAMES = {"exact": "exact", "partial": "partial-corefud", "head": "head"}
 COREF_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mention", "zero")
 
 
+# --- scorer 1.2's text ---
+
 def header(options: Options) -> str:
     """The two settings lines and the blank line 1.2 opens with."""
-    metrics = options.metric_list
+    metrics = options.requested
     text = "The scorer is evaluating "
     if any(name in COREF_METRICS for name in metrics):
         text += "coreferential mentions"
@@ -29,9 +48,19 @@ def _percent(value: float) -> str:
     return "%.2f" % (value * 100)
 
 
+def text_conll(result: Result, options: Options) -> float | None:
+    """1.2's rule for its text: a CoNLL score is printed when exactly three
+    of the reported lines are MUC, B-cubed or CEAF-e (repeats included),
+    their F1 added in reporting order."""
+    lines = [name for name in options.requested if name in CONLL_PARTS]
+    if len(lines) != 3:
+        return None
+    return ordered_sum([result.metrics[name].f1 for name in lines]) / 3
+
+
 def render_text(result: Result, options: Options) -> str:
     lines = [header(options)]
-    for name in options.metric_list:
+    for name in options.requested:
         score = result.metrics[name]
         lines.append(name + "\n")
         if score.applicable:
@@ -40,48 +69,102 @@ def render_text(result: Result, options: Options) -> str:
         else:
             lines.append("Recall: n/a  Precision: n/a  F1: n/a"
                          "  (not applicable: no zero anaphor in the key or the response)\n")
-    if result.conll is not None:
-        lines.append("CoNLL score: %.2f\n" % (result.conll * 100))
+    conll = text_conll(result, options)
+    if conll is not None:
+        lines.append("CoNLL score: %.2f\n" % (conll * 100))
     return "".join(lines)
 
 
-def _metric_json(score) -> dict | None:
-    if not score.applicable:
-        return None
-    out = {
-        "recall": score.recall,
-        "precision": score.precision,
-        "f1": score.f1,
-        "counts": {
-            "recall_num": score.counts.recall_num,
-            "recall_den": score.counts.recall_den,
-            "precision_num": score.counts.precision_num,
-            "precision_den": score.counts.precision_den,
-        },
-    }
+# --- JSON ---
+
+def metric_json(score: MetricScore) -> dict:
+    out = {"recall": score.recall, "precision": score.precision, "f1": score.f1,
+           "counts": asdict(score.counts)}
     if score.parts:
-        out["parts"] = {label: _metric_json(part) for label, part in score.parts.items()}
+        out["parts"] = {label: metric_json(part) for label, part in score.parts.items()}
     return out
 
 
-def to_json_object(result: Result) -> dict:
-    metrics = {name: _metric_json(score) for name, score in result.metrics.items()}
-    if result.conll is not None:
-        metrics["conll"] = {"f1": result.conll}
+def metrics_json(metrics: dict[str, MetricScore], conll: float | None) -> dict:
+    """Every metric by name, and ``conll`` beside them when computed."""
+    out = {name: metric_json(score) for name, score in metrics.items()}
+    if conll is not None:
+        out["conll"] = {"f1": conll, "parts": {name: metrics[name].f1 for name in metrics
+                                               if name in CONLL_PARTS}}
+    return out
+
+
+def size_json(documents: list[DocumentResult]) -> dict:
+    """How much was scored: documents, tokens, mentions and entities."""
     return {
-        "metrics": metrics,
-        "documents": len(result.documents),
-        "warnings": result.warnings,
-        "settings": result.settings,
+        "documents": len(documents),
+        "tokens": sum(d.tokens for d in documents),
+        "key_mentions": sum(d.key_mentions for d in documents),
+        "response_mentions": sum(d.response_mentions for d in documents),
+        "key_entities": sum(d.key_entities for d in documents),
+        "response_entities": sum(d.response_entities for d in documents),
     }
 
 
+def document_json(document: DocumentResult) -> dict:
+    from .summary import conll_score
+
+    metrics = document.metrics
+    return {"document": document.doc_id, "metrics": metrics_json(metrics, conll_score(metrics)),
+            **{k: v for k, v in size_json([document]).items() if k != "documents"}}
+
+
+def to_json_object(result: Result, per_document: bool = False) -> dict:
+    data = {
+        "schema_version": SCHEMA_VERSION,
+        "metrics": metrics_json(result.metrics, result.conll),
+        **size_json(result.documents),
+        "counts": dict(result.counts),
+        "warnings": result.warnings,
+        "settings": result.settings,
+    }
+    if per_document:
+        data["per_document"] = [document_json(d) for d in result.documents]
+    return data
+
+
+def document_rows(result: Result) -> list[dict]:
+    """One flat row per document: ids, sizes, each metric's recall,
+    precision and F1 (for tables and DataFrames)."""
+    rows = []
+    for document in result.documents:
+        row = {"document": document.doc_id}
+        row.update({k: v for k, v in size_json([document]).items() if k != "documents"})
+        from .summary import conll_score
+
+        metrics = document.metrics
+        row.update(score_columns(metrics, conll_score(metrics)))
+        rows.append(row)
+    return rows
+
+
+def score_columns(metrics: dict, conll: float | None, with_conll: bool | None = None) -> dict:
+    """Flat columns ``NAME_recall``, ``NAME_precision``, ``NAME_f1`` (and
+    ``conll_f1``) of scores or averages."""
+    row = {}
+    for name, m in metrics.items():
+        row[f"{name}_recall"] = m.recall
+        row[f"{name}_precision"] = m.precision
+        row[f"{name}_f1"] = m.f1
+    if with_conll if with_conll is not None else conll is not None:
+        row["conll_f1"] = conll
+    return row
+
+
 def render_json(data: dict) -> str:
-    """One JSON object (from :func:`to_json_object` or the benchmark) as printed."""
+    """One JSON object as printed."""
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
 # --- tables of rows (benchmark and per-document output) ---
+
+LEFT = ("level", "dataset", "document")
+
 
 def _label(column: str) -> str:
     for suffix, short in (("_recall", " R"), ("_precision", " P"), ("_f1", " F1")):
@@ -92,65 +175,93 @@ def _label(column: str) -> str:
             "documents": "docs"}.get(column, column)
 
 
-def _columns(rows: list[dict]) -> list[str]:
-    columns = list(rows[0])
-    if all(row.get("document") is None for row in rows):
-        columns.remove("document")
-    return columns
+def _is_score(column: str) -> bool:
+    return column.endswith(("_recall", "_precision", "_f1"))
 
 
 def _cell(column: str, value) -> str:
     if value is None:
-        return "-" if column in ("document",) or not column.endswith(("_recall", "_precision", "_f1")) else "n/a"
-    if isinstance(value, float):
+        return "n/a" if _is_score(column) else "-"
+    if isinstance(value, float) and _is_score(column):
         return "%.2f" % (value * 100)
     return str(value)
 
 
-def render_table(rows: list[dict], fmt: str) -> str:
-    """Rows as an aligned text table, a Markdown table or CSV (fractions unrounded)."""
-    columns = _columns(rows)
+def select_columns(rows: list[dict], columns: str) -> list[str]:
+    """The columns a table shows: ``all``, or ``f1`` (names, sizes that fit,
+    and each metric's F1) for a table that fits 100 characters."""
+    names = list(rows[0])
+    if all(row.get("document") is None for row in rows) and "document" in names:
+        names.remove("document")
+    if all(row.get("dataset") is None for row in rows) and "dataset" in names:
+        names.remove("dataset")
+    if columns == "all":
+        return names
+    # The level is the dataset column's macro/micro name already.
+    return [c for c in names if c in ("dataset", "document") or c.endswith("_f1")]
+
+
+def render_table(rows: list[dict], fmt: str, columns: str = "all") -> str:
+    """Rows as an aligned text table, a Markdown table or CSV (fractions
+    unrounded, counts as integers, empty for none)."""
+    shown = select_columns(rows, "all" if fmt == "csv" else columns)
     if fmt == "csv":
         import csv
         import io
 
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(columns)
+        writer.writerow(shown)
         for row in rows:
-            writer.writerow(["" if row[c] is None else row[c] for c in columns])
+            writer.writerow(["" if row[c] is None else row[c] for c in shown])
         return out.getvalue()
-    header = [_label(c) for c in columns]
-    body = [[_cell(c, row[c]) for c in columns] for row in rows]
+    header_cells = [_label(c) for c in shown]
+    body = [[_cell(c, row[c]) for c in shown] for row in rows]
     if fmt == "markdown":
-        align = ["---" if c in ("dataset", "document") else "---:" for c in columns]
-        lines = ["| " + " | ".join(line) + " |" for line in [header, align] + body]
+        align = ["---" if c in LEFT else "---:" for c in shown]
+        lines = ["| " + " | ".join(line) + " |" for line in [header_cells, align] + body]
         return "\n".join(lines) + "\n"
-    widths = [max(len(r[i]) for r in [header] + body) for i in range(len(columns))]
+    widths = [max(len(r[i]) for r in [header_cells] + body) for i in range(len(shown))]
+
     def line(cells):
-        return "  ".join(cell.ljust(w) if c in ("dataset", "document") else cell.rjust(w)
-                         for cell, w, c in zip(cells, widths, columns)).rstrip()
-    return "\n".join([line(header)] + [line(r) for r in body]) + "\n"
+        return "  ".join(cell.ljust(w) if c in LEFT else cell.rjust(w)
+                         for cell, w, c in zip(cells, widths, shown)).rstrip()
+    return "\n".join([line(header_cells)] + [line(r) for r in body]) + "\n"
 
 
-def render_benchmark_json(bench, table: list[dict], shared_task: str | None = None) -> str:
-    """The benchmark as one JSON object: settings, dataset rows, per-document
-    rows (when asked), the two averages and warnings."""
-    from .api import option_settings
-    from .benchmark import MACRO, MICRO
+def benchmark_json(bench, per_doc: bool = False, shared_task: str | None = None) -> dict:
+    """A benchmark as one JSON object: settings and files, a row per dataset
+    (and per document) with the same nested metrics as a single pair, the
+    macro-average (means of recall, precision and F1 over datasets) and the
+    micro-average (from the summed statistics)."""
+    from .settings import option_settings
+    from .summary import conll_score
 
     settings = option_settings(bench.options)
+    settings["format"] = bench.results[0].settings.get("format") if bench.results else None
     settings["shared_task"] = shared_task
-    # Each dataset's result already holds its files' digests.
-    settings["files"] = [{"dataset": d.name, "key": d.key, "response": d.response,
-                          "key_sha256": r.settings["key_sha256"], "response_sha256": r.settings["response_sha256"]}
+    settings["files"] = [{"dataset": d.name, **{k: r.settings[k] for k in
+                          ("key_file", "response_file", "key_sha256", "response_sha256")}}
                          for d, r in zip(bench.datasets, bench.results)]
+    datasets, documents = [], []
+    for dataset, result in zip(bench.datasets, bench.results):
+        datasets.append({"dataset": dataset.name, "metrics": metrics_json(result.metrics, result.conll),
+                         **size_json(result.documents), "counts": dict(result.counts)})
+        if per_doc:
+            documents.extend({"dataset": dataset.name, **document_json(d)} for d in result.documents)
+    macro = {name: {"recall": a.recall, "precision": a.precision, "f1": a.f1, "datasets": a.datasets}
+             for name, a in bench.macro.items()}
+    if bench.macro_conll is not None:
+        macro["conll"] = {"f1": bench.macro_conll}
+    all_documents = [d for r in bench.results for d in r.documents]
     data = {
+        "schema_version": SCHEMA_VERSION,
         "settings": settings,
-        "datasets": [r for r in table if r["document"] is None and r["dataset"] not in (MACRO, MICRO)],
-        "documents": [r for r in table if r["document"] is not None],
-        "macro": next(r for r in table if r["dataset"] == MACRO),
-        "micro": next(r for r in table if r["dataset"] == MICRO),
+        "datasets": datasets,
+        "macro": {"metrics": macro},
+        "micro": {"metrics": metrics_json(bench.micro, conll_score(bench.micro)), **size_json(all_documents)},
         "warnings": bench.warnings,
     }
-    return render_json(data)
+    if per_doc:
+        data["per_document"] = documents
+    return data

@@ -16,6 +16,7 @@ from corefud_scorer.metrics import Counts
 from corefud_scorer.presets import PRESETS
 
 from conftest import FIXTURES, run_cli
+from schema import validate_bench, validate_result
 
 KEYS, SYSTEMS = FIXTURES / "bench" / "key", FIXTURES / "bench" / "sys"
 NAMES = ["cs_toy", "el_toy", "hi_toy", "ru_toy"]
@@ -101,31 +102,46 @@ def test_jobs_do_not_change_the_output():
 
 
 def test_formats_parse_back_to_the_same_numbers():
-    as_json = json.loads(run_cli("bench", KEYS, SYSTEMS, "--output", "json", "--per-doc").out)
+    as_json = validate_bench(json.loads(run_cli("bench", KEYS, SYSTEMS, "--output", "json", "--per-doc").out))
     as_csv = list(csv.DictReader(io.StringIO(run_cli("bench", KEYS, SYSTEMS, "--output", "csv", "--per-doc").out)))
-    json_rows = as_json["datasets"] + as_json["documents"] + [as_json["macro"], as_json["micro"]]
-    by_key = lambda row: (row["dataset"], row["document"] or "")
-    assert sorted(map(by_key, json_rows)) == sorted(map(by_key, as_csv))
-    csv_index = {by_key(r): r for r in as_csv}
-    for row in json_rows:
-        other = csv_index[by_key(row)]
-        for column, value in row.items():
-            if isinstance(value, float):
-                assert float(other[column]) == value, column
+    assert [r["level"] for r in as_csv] == (["dataset"] + ["document"] * 2 + ["dataset", "document"] * 2
+                                            + ["dataset"] + ["document"] * 3 + ["macro", "micro"])
+    json_rows = ([("dataset", r["dataset"], "", r) for r in as_json["datasets"]]
+                 + [("document", r["dataset"], r["document"], r) for r in as_json["per_document"]]
+                 + [("micro", "micro-average", "", as_json["micro"])])
+    csv_index = {(r["level"], r["dataset"], r["document"]): r for r in as_csv}
+    for level, dataset, document, row in json_rows:
+        other = csv_index[level, dataset, document]
+        for name, metric in row["metrics"].items():
+            if name == "conll":
+                assert float(other["conll_f1"]) == metric["f1"]
+                continue
+            for field in ("recall", "precision", "f1"):
+                cell = other[f"{name}_{field}"]
+                assert (None if cell == "" else float(cell)) == metric[field], (level, name, field)
+        for column in ("tokens", "key_mentions", "response_entities"):
+            assert other[column] == str(row[column])  # integers stay integers
+    macro = csv_index["macro", "macro-average", ""]
+    assert float(macro["conll_f1"]) == as_json["macro"]["metrics"]["conll"]["f1"]
+    assert macro["tokens"] == ""
     assert [r["dataset"] for r in as_json["datasets"]] == NAMES
-    assert len(as_json["documents"]) == 7
+    assert len(as_json["per_document"]) == 7
     markdown = run_cli("bench", KEYS, SYSTEMS, "--output", "markdown").out.splitlines()
-    assert markdown[0].startswith("| dataset | docs |") and markdown[1].startswith("| --- | ---: |")
+    assert markdown[0].startswith("| dataset | muc F1 |") and markdown[1].startswith("| --- | ---: |")
     assert len(markdown) == 2 + 4 + 2
     text = run_cli("bench", KEYS, SYSTEMS).out.splitlines()
-    assert text[-2].startswith("macro-average") and text[-1].startswith("micro-average")
+    assert text[-2].startswith("macro") and text[-1].startswith("micro")
+    assert max(len(line) for line in text) <= 100
+    wide = run_cli("bench", KEYS, SYSTEMS, "--columns", "all").out.splitlines()
+    assert "muc R" in wide[0] and "muc R" not in text[0] and max(map(len, wide)) > 100
 
 
 def test_single_pair_per_document_rows():
     key, response = KEYS / "cs_toy-corefud-dev.conllu", SYSTEMS / "cs_toy-corefud-dev.conllu"
-    data = run_cli(key, response, "--per-doc", "--output", "json").json
+    data = validate_result(run_cli(key, response, "--per-doc", "--output", "json").json)
     assert [row["document"] for row in data["per_document"]] == ["cs_toy-d1", "cs_toy-d2"]
-    assert data["per_document"][0]["muc_recall"] == 0.5
+    assert data["per_document"][0]["metrics"]["muc"]["recall"] == 0.5
+    assert data["per_document"][0]["metrics"]["muc"]["counts"]["recall_den"] == 2
     text = run_cli(key, response, "--per-doc").out
     assert text.splitlines()[-1].startswith("cs_toy-d2")
 
@@ -153,11 +169,26 @@ def test_presets_fix_their_settings(name):
 
 def test_plot(tmp_path):
     pytest.importorskip("matplotlib")
-    run = run_cli("bench", KEYS, SYSTEMS, "--plot", tmp_path / "scores.png")
-    assert run.code == 0
-    assert (tmp_path / "scores.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    bad = run_cli("bench", KEYS, SYSTEMS, "--plot", tmp_path / "scores.pdf")
-    assert bad.code == 2 and "must end in .png or .svg" in bad.err
+    for name, magic in (("scores.png", b"\x89PNG\r\n\x1a\n"), ("scores.pdf", b"%PDF"), ("scores.svg", b"<?xml")):
+        run = run_cli("bench", KEYS, SYSTEMS, "--plot", tmp_path / name)
+        assert run.code == 0, run.err
+        assert (tmp_path / name).read_bytes().startswith(magic)
+    svg = (tmp_path / "scores.svg").read_text()
+    assert "<text" in svg and "cs_toy" in svg  # labels kept as text, not paths
+    assert ">70.9<" in svg  # value labels (cs_toy CoNLL F1 70.94)
+    assert "head match, without singletons" in svg  # settings in the title
+
+
+def test_plot_problems_are_found_before_any_file_is_read(tmp_path, monkeypatch):
+    # The inputs do not exist: an error about them would mean they were read first.
+    missing = tmp_path / "nowhere"
+    bad = run_cli("bench", missing, missing, "--plot", tmp_path / "scores.jpg")
+    assert bad.code == 2 and bad.out == "" and "must end in .png, .svg or .pdf" in bad.err
+    bad = run_cli("bench", missing, missing, "--plot", tmp_path / "no" / "such" / "scores.png")
+    assert bad.code == 2 and "no such folder" in bad.err
+    monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)
+    bad = run_cli("bench", missing, missing, "--plot", tmp_path / "scores.png")
+    assert bad.code == 2 and "needs matplotlib" in bad.err
 
 
 def test_progress_bar_only_on_a_terminal_and_not_when_quiet():

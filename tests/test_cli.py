@@ -53,13 +53,18 @@ def test_json_output_carries_fractions_counts_and_settings():
 def test_zero_score_without_zeros_is_not_applicable(write):
     key = write("k.conllu", (FIXTURES / "seed" / "pradhan2014.key.conllu").read_text())
     run = run_cli(key, key, "--output", "json")
-    assert run.json["metrics"]["zero"] is None
+    zero = run.json["metrics"]["zero"]
+    assert zero["recall"] is zero["precision"] is zero["f1"] is None
+    assert zero["counts"] == {"recall_num": 0, "recall_den": 0, "precision_num": 0, "precision_den": 0}
     text = run_cli(key, key, "-m", "zero")
     assert text.out.splitlines()[-1].startswith("Recall: n/a  Precision: n/a  F1: n/a")
 
 
-def test_exact_flag_overrides_match():
-    assert run_cli(KEY, RESPONSE, "-x", "-a", "head").out == run_cli(KEY, RESPONSE, "-a", "exact").out
+def test_exact_flag_is_exact_match_and_contradicts_other_modes():
+    assert run_cli(KEY, RESPONSE, "-x").out == run_cli(KEY, RESPONSE, "-a", "exact").out
+    assert run_cli(KEY, RESPONSE, "-x", "-a", "exact").out == run_cli(KEY, RESPONSE, "-a", "exact").out
+    clash = run_cli(KEY, RESPONSE, "-x", "-a", "partial")
+    assert clash.code == 2 and clash.out == "" and "-x/--exact-match contradicts -a partial" in clash.err
 
 
 def test_conll_score_needs_its_three_metrics():
@@ -90,7 +95,7 @@ def test_module_and_console_entry_points_run():
 
 def test_api_scores_loaded_documents_as_it_scores_paths():
     from corefud_scorer import Options, score, score_documents
-    from corefud_scorer.read import read_file
+    from corefud_scorer.readers.corefud import read_file
 
     options = Options(match="head", keep_singletons=True)
     from_paths = score(str(KEY), str(RESPONSE), options)

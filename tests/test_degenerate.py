@@ -96,7 +96,7 @@ def test_documents_scored_one_by_one_add_up_to_the_file(tmp_path):
         (tmp_path / f"r{n}").write_text(r_text)
         part = score(str(tmp_path / f"k{n}"), str(tmp_path / f"r{n}"), options)
         for name, m in part.metrics.items():
-            sums[name] = sums.get(name, Counts()) + m.counts
+            sums[name] = sums[name] + m.counts if name in sums else m.counts
     assert n == 1
     for name, m in whole.metrics.items():
         assert sums[name] == m.counts, name

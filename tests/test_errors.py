@@ -136,9 +136,15 @@ def test_warnings_come_once_per_kind_with_counts(write):
     assert run.code == 0
     lines = run.err.splitlines()
     assert all(line.startswith("corefud-scorer: warning: ") for line in lines)
-    singletons = [line for line in lines if "singleton entities dropped" in line]
-    # one line per file, counting both documents' singletons: e2, e3 (b has none)
-    assert len(singletons) == 2 and all(": 2 (first in document 'a')" in line for line in singletons)
+    # Singletons dropped by default were asked for: a count, not a warning.
+    assert not any("singleton" in line for line in lines)
+    data = run_cli(path, other, "--output", "json").json
+    # e2 and e3 on each side (b has none)
+    assert data["counts"] == {"key_singletons_dropped": 2, "response_singletons_dropped": 2}
+    verbose = run_cli(path, other, "-v").err.splitlines()
+    assert any(line.endswith("key singletons dropped: 2") for line in verbose)
+    assert run_cli(path, other, "-s", "--output", "json").json["counts"] == {
+        "key_singletons_dropped": 0, "response_singletons_dropped": 0}
     assert any("warn.conllu: mentions repeated within their entity, counted once: 1" in line for line in lines)
     assert any("warn.conllu: Udapi: etype mismatch in <node>: 1 (first: etype mismatch in <b-1#4, v>: "
                "q != r (line 14))" in line for line in lines)

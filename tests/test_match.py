@@ -9,8 +9,9 @@ import pytest
 
 from corefud_scorer.match import align, assign, identity_function
 from corefud_scorer.model import Mention, position
-from corefud_scorer.partition import build_partition
-from corefud_scorer.read import read_file
+from corefud_scorer import Options
+from corefud_scorer.scoring import align_documents
+from corefud_scorer.readers.corefud import read_file
 
 from conftest import conllu, dense_assign, run_cli
 
@@ -30,7 +31,7 @@ def aligned_words(tmp_path, key_sentences, response_sentences, match, zero="line
     (tmp_path / "r.conllu").write_text(conllu({"d": response_sentences}))
     key = read_file(str(tmp_path / "k.conllu"))[0]
     response = read_file(str(tmp_path / "r.conllu"))[0]
-    partition = build_partition(key, response, match, zero, keep_singletons=True)
+    partition = align_documents(key, response, Options(match=match, zero_match=zero, keep_singletons=True))
     def words(ident):
         ws = ident[0] if match == "head" else ident
         return tuple(round((w % 10**9) / 1000, 1) for w in ws)
@@ -152,6 +153,6 @@ def test_align_orders_exact_then_partial_then_zero_pairs():
     ident = identity_function("head")
     keys = {ident(m): m for m in (zero_k, span_k, same)}
     responses = {ident(m): m for m in (zero_r, span_r, same)}
-    pairs = align(keys, responses, "head", "dependent")
+    pairs = align(keys, responses, "head", "dependent").pairs
     assert pairs == [(ident(same), ident(same)), (ident(span_k), ident(span_r)),
                      (ident(zero_k), ident(zero_r))]

@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from corefud_scorer import metrics
 from corefud_scorer.model import Document, Entity, Mention, position
-from corefud_scorer.partition import build_partition
+from corefud_scorer import Options
+from corefud_scorer.scoring import align_documents
 
 import textbook
 
@@ -39,8 +40,8 @@ def partitions(draw):
 
 
 def _partition(key, response):
-    return build_partition(_document(key), _document(response), "exact", "linear",
-                           keep_singletons=True)
+    return align_documents(_document(key), _document(response),
+                           Options(match="exact", zero_match="linear", keep_singletons=True))
 
 
 def _pair(counts: metrics.Counts):

@@ -11,7 +11,7 @@ import pytest
 
 from corefud_scorer import Options, score
 from corefud_scorer.match import _sorted, assign, identity_function, similarity_weights
-from corefud_scorer.read import read_file
+from corefud_scorer.readers.corefud import read_file
 
 from conftest import ROOT, dense_assign
 

@@ -1,11 +1,11 @@
-"""Read CorefUD 1.x CoNLL-U files, one document at a time.
+"""The CorefUD reader: CorefUD 1.x CoNLL-U files, one document at a time.
 
 Two layers:
 
-* a light pass over the text (:func:`iter_raw_documents`) that validates the
+* a light pass over the text (:func:`read_documents`) that validates the
   CoNLL-U structure with exact line numbers and keeps, per sentence, what the
   alignment check needs (``sent_id``, ``# newdoc``, word forms);
-* Udapi (:func:`load_document`), which parses each document and materialises
+* Udapi (:meth:`CorefUDDocument.load`), which parses each document and materialises
   its coreference layer (``Entity=`` in MISC), turned into the format-free
   :mod:`corefud_scorer.model`.
 
@@ -16,15 +16,16 @@ held in memory.
 from __future__ import annotations
 
 import contextlib
-import gc
 import io
 import logging
 import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .errors import ScorerError
-from .model import Document, Entity, Mention, ORD_SCALE, SENTENCE_STRIDE
+from ..errors import ScorerError
+from ..model import ORD_SCALE, SENTENCE_STRIDE, Document, Entity, Mention, Sentence, SourceDocument
+
+FORMAT = "corefud"
 
 # The same patterns Udapi's CoNLL-U reader applies to comments, so that the
 # alignment check sees the values Udapi sees.
@@ -60,38 +61,19 @@ def _check_entity(misc: str) -> str | None:
 
 
 @dataclass
-class Sentence:
-    """What the alignment check compares, with where it stands in the file."""
+class CorefUDDocument(SourceDocument):
+    """One document's CoNLL-U text (reduced to what Udapi reads), not yet
+    parsed, with the file's ``global.Entity`` header."""
 
-    line: int  # first line of the sentence (its first comment or word)
-    sent_id: str | None
-    newdoc: str | bool | None
-    forms: list[str]
-    word_lines: list[int]
-
-
-@dataclass
-class RawDocument:
-    """One document's sentences and CoNLL-U text, not yet parsed by Udapi."""
-
-    path: str
-    index: int  # 0-based position of the document in its file
-    doc_id: str | int | None
-    newdoc: str | bool | None
-    sentences: list[Sentence] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+    entity_header: str | None = None
 
-    @property
-    def first_line(self) -> int:
-        return self.sentences[0].line
+    def load(self) -> Document:
+        return load_document(self, self.entity_header)
 
-    @property
-    def tokens(self) -> int:
-        return sum(len(s.word_lines) for s in self.sentences)
 
-    def drop_forms(self) -> None:
-        for sentence in self.sentences:
-            sentence.forms = []
+# The name earlier versions gave it.
+RawDocument = CorefUDDocument
 
 
 def _open(path: str):
@@ -192,17 +174,44 @@ class _SentenceBuilder:
         return Sentence(self.line, self.sent_id, self.newdoc, self.forms, self.word_lines)
 
 
-def iter_raw_documents(path: str, header: dict | None = None) -> Iterator[RawDocument]:
+def read_documents(path: str, side: str = "key") -> Iterator[CorefUDDocument]:
     """Yield the documents of a CoNLL-U file, validated line by line.
 
-    ``header`` (a dict) receives ``global.Entity`` as soon as it is seen.
     A file without ``# newdoc`` is one document; sentences before the first
     ``# newdoc`` form a document of their own.
     """
+    header: dict = {}
+    for doc in iter_raw_documents(path, header):
+        doc.entity_header = header.get("global.Entity")
+        doc.entity_scope = _entity_scope(doc.entity_header)
+        yield doc
+
+
+def _entity_scope(entity_header: str | None) -> str:
+    """GRP ids (UD GUM's header) are numbered per document, so an entity
+    cannot span documents; other ids name one entity in the whole file."""
+    if entity_header and "GRP" in entity_header.split("-"):
+        return "document"
+    return "file"
+
+
+def sniff(head: str) -> bool:
+    """CoNLL-U: a comment or a token line of ten tab-separated columns."""
+    for line in head.splitlines():
+        if line.strip() and not line.startswith("#"):
+            return line.count("\t") == 9
+        if line.startswith(("# global.Entity", "# newdoc", "# sent_id")):
+            return True
+    return False
+
+
+def iter_raw_documents(path: str, header: dict | None = None) -> Iterator[CorefUDDocument]:
+    """The documents of a file without the header attached; ``header`` (a
+    dict) receives ``global.Entity`` as soon as it is seen."""
     if header is None:
         header = {}
     handle = _open(path)
-    doc: RawDocument | None = None
+    doc: CorefUDDocument | None = None
     doc_count = 0
     sentence: _SentenceBuilder | None = None
     sentence_lines: list[str] = []
@@ -219,7 +228,7 @@ def iter_raw_documents(path: str, header: dict | None = None) -> Iterator[RawDoc
             doc_count += 1
             doc_id = built.newdoc if isinstance(built.newdoc, str) else (
                 doc_count if built.newdoc else None)
-            doc = RawDocument(path, doc_count - 1, doc_id, built.newdoc)
+            doc = CorefUDDocument(path, doc_count - 1, doc_id, built.newdoc)
         else:
             yield_doc = None
         doc.sentences.append(built)
@@ -336,57 +345,57 @@ def _udapi_message(message: str) -> str:
     return first.replace(" Deleting.", "").strip()
 
 
-def load_document(raw: RawDocument, global_entity: str | None) -> Document:
-    """Parse one raw document with Udapi and return its entities and mentions."""
+@contextlib.contextmanager
+def _udapi_messages():
+    """Collect what Udapi logs (through the root logger) whatever the host's
+    logging setup: its level, handlers and ``logging.disable`` would otherwise
+    decide whether malformed input is refused."""
     capture = _CaptureWarnings()
-    root_logger = logging.getLogger()
-    root_logger.addHandler(capture)
+    root = logging.getLogger()
+    saved = root.level, root.handlers[:], logging.root.manager.disable
+    root.handlers = [capture]
+    root.setLevel(logging.WARNING)
+    logging.disable(logging.NOTSET)
     try:
-        udoc = _udapi_document(raw, global_entity)
-        sentence_index = {}
-        for i, tree in enumerate(udoc.trees):
-            sentence_index[id(tree)] = i
-        udapi_entities = udoc.coref_entities
-    except ScorerError:
-        raise
-    except Exception as err:  # Udapi signals malformed input with assorted exceptions
-        if global_entity is None and "global.Entity" in str(err):
-            raise ScorerError("Entity= annotations but no '# global.Entity' header before them "
-                              "(CorefUD 1.x declares it on the first sentence)",
-                              (raw.path, raw.first_line)) from None
-        detail = _udapi_message(str(err)) or type(err).__name__
-        raise ScorerError(f"malformed annotation: {detail}",
-                          (raw.path, _locate(raw, str(err)))) from None
+        yield capture.messages
     finally:
-        root_logger.removeHandler(capture)
+        root.setLevel(saved[0])
+        root.handlers = saved[1]
+        logging.disable(saved[2])
+
+
+def load_document(raw: CorefUDDocument, global_entity: str | None) -> Document:
+    """Parse one raw document with Udapi and return its entities and mentions."""
+    with _udapi_messages() as messages:
+        try:
+            udoc = _udapi_document(raw, global_entity)
+            sentence_index = {}
+            for i, tree in enumerate(udoc.trees):
+                sentence_index[id(tree)] = i
+            udapi_entities = udoc.coref_entities
+        except Exception as err:  # Udapi signals malformed input with assorted exceptions
+            if global_entity is None and "global.Entity" in str(err):
+                raise ScorerError("Entity= annotations but no '# global.Entity' header before them "
+                                  "(CorefUD 1.x declares it on the first sentence)",
+                                  (raw.path, raw.first_line)) from None
+            detail = _udapi_message(str(err)) or type(err).__name__
+            raise ScorerError(f"malformed annotation: {detail}",
+                              (raw.path, _locate(raw, str(err)))) from None
     accepted = []
-    for message in capture.messages:
+    for message in messages:
         if any(marker in message for marker in _FATAL_UDAPI_WARNINGS):
             raise ScorerError(f"malformed Entity annotation: {_udapi_message(message)}",
                               (raw.path, _locate(raw, message)))
-        accepted.append(f"{_udapi_message(message)} (line {_locate(raw, message)})")
-
-    with collector_paused():
-        entities = _entities(udapi_entities, sentence_index)
+        accepted.append((f"Udapi: {_warning_kind(message)}",
+                         f"{_udapi_message(message)} (line {_locate(raw, message)})"))
+    entities = _entities(udapi_entities, sentence_index)
     return Document(raw.doc_id, entities, len(raw.sentences), raw.tokens, raw.first_line, accepted)
 
 
-@contextlib.contextmanager
-def collector_paused():
-    """Pause automatic garbage collection for a block that allocates many
-    objects; an explicit ``gc.collect()`` inside still runs.
-
-    With a large Udapi document alive, each automatic full collection walks
-    all of its nodes, so allocating many small objects costs more per object
-    the larger the document.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+def _warning_kind(message: str) -> str:
+    """A Udapi message without its particulars, to count alike messages together."""
+    general = re.sub(r"<[^<>]*>", "<node>", message)
+    return general.split(":")[0].strip()
 
 
 def _entities(udapi_entities, sentence_index) -> list[Entity]:
@@ -409,8 +418,7 @@ def _entities(udapi_entities, sentence_index) -> list[Entity]:
 
 def read_file(path: str) -> list[Document]:
     """Read every document of a file (convenience for the API and tests)."""
-    header: dict = {}
-    return [load_document(raw, header.get("global.Entity")) for raw in iter_raw_documents(path, header)]
+    return [doc.load() for doc in read_documents(path)]
 
 
 def count_documents(path: str) -> int:

@@ -1,0 +1,65 @@
+"""Readers: one module per file format, each behind the same seam.
+
+A reader module has ``FORMAT`` (its name for ``--format``), ``sniff(head)``
+(does the start of a file look like this format?) and
+``read_documents(path, side)``, which validates the file with exact line
+numbers and yields :class:`~corefud_scorer.model.SourceDocument` objects
+one by one. Everything after reading is shared by all formats.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from types import ModuleType
+from typing import Iterator
+
+from ..errors import ScorerError
+from ..model import SourceDocument
+
+# Name -> module; the first format whose sniff() accepts a file is detected.
+# The default format is listed last: it is what a file nobody claims is read as.
+_MODULES = {"corefud": "corefud"}
+DEFAULT_FORMAT = "corefud"
+
+
+def formats() -> tuple[str, ...]:
+    return tuple(_MODULES)
+
+
+def reader(fmt: str) -> ModuleType:
+    if fmt not in _MODULES:
+        raise ValueError(f"unknown format {fmt!r} (known: {', '.join(_MODULES)})")
+    return import_module(f".{_MODULES[fmt]}", __name__)
+
+
+def _head(path: str, size: int = 8192) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(size).decode("utf-8", errors="replace").lstrip("\ufeff")
+    except OSError:
+        return ""  # the reader reports the problem with the file
+
+
+def detect_format(path: str) -> str:
+    """The format of a file from its first few KB; the default when unsure."""
+    head = _head(path)
+    for fmt in _MODULES:
+        if fmt != DEFAULT_FORMAT and reader(fmt).sniff(head):
+            return fmt
+    return DEFAULT_FORMAT
+
+
+def resolve_format(fmt: str | None, key_path: str, response_path: str) -> str:
+    """The format both files are read in: the one asked for, or the one
+    detected, which must be the same for key and response."""
+    if fmt:
+        return fmt
+    key_format, response_format = detect_format(key_path), detect_format(response_path)
+    if key_format != response_format:
+        raise ScorerError(f"the key is in the {key_format} format but the response in the "
+                          f"{response_format} format", (key_path, None), (response_path, None))
+    return key_format
+
+
+def read_documents(path: str, side: str, fmt: str) -> Iterator[SourceDocument]:
+    return reader(fmt).read_documents(path, side)

@@ -1,0 +1,158 @@
+"""The library's types: how to score (:class:`Options`) and what comes back
+(:class:`Result`, :class:`MetricScore`, :class:`DocumentResult`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .match import MATCHING_MODES, ZERO_METHODS
+from .metrics import BlancCounts, Counts
+
+# What ``-m all`` means, in 1.2's order.
+ALL_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero")
+METRIC_NAMES = ALL_METRICS + ("mention",)
+CONLL_PARTS = ("muc", "bcub", "ceafe")
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to score. The defaults are those of ``corefud-scorer.py`` 1.2.
+
+    ``metrics`` is a name or a sequence of names (``"all"`` stands for 1.2's
+    set, in place); ``format`` is a reader's name, or None to detect it from
+    the files; ``check_forms`` compares key and response word forms.
+    """
+
+    metrics: tuple[str, ...] | str = ("all",)
+    keep_singletons: bool = False
+    match: str = "head"
+    zero_match: str = "dependent"
+    format: str | None = None
+    check_forms: bool = True
+
+    def __post_init__(self):
+        metrics = (self.metrics,) if isinstance(self.metrics, str) else tuple(self.metrics)
+        object.__setattr__(self, "metrics", metrics)
+        if not metrics:
+            raise ValueError("no metric asked for")
+        if self.match not in MATCHING_MODES:
+            raise ValueError(f"match must be one of {MATCHING_MODES}, not {self.match!r}")
+        if self.zero_match not in ZERO_METHODS:
+            raise ValueError(f"zero_match must be one of {ZERO_METHODS}, not {self.zero_match!r}")
+        unknown = [m for m in metrics if m != "all" and m not in METRIC_NAMES]
+        if unknown:
+            raise ValueError(f"unknown metric(s): {', '.join(unknown)}")
+        if self.format is not None:
+            from .readers import formats
+
+            if self.format not in formats():
+                raise ValueError(f"format must be one of {formats()}, not {self.format!r}")
+
+    @classmethod
+    def preset(cls, name: str, **overrides) -> "Options":
+        """The settings of a CRAC shared task's official ranking (``crac24``…)."""
+        from .presets import PRESETS
+
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r} (known: {', '.join(sorted(PRESETS))})")
+        p = PRESETS[name]
+        return cls(**{"metrics": p.metrics, "keep_singletons": p.keep_singletons,
+                      "match": p.match, "zero_match": p.zero_match, **overrides})
+
+    @property
+    def requested(self) -> tuple[str, ...]:
+        """The metrics as asked, ``all`` expanded in place, repeats kept: the
+        lines of 1.2's text."""
+        return tuple(name for m in self.metrics for name in (ALL_METRICS if m == "all" else (m,)))
+
+    @property
+    def metric_list(self) -> tuple[str, ...]:
+        """The metrics to compute, each once, in the order they are reported."""
+        return tuple(dict.fromkeys(self.requested))
+
+
+@dataclass
+class MetricScore:
+    """One metric's scores (fractions) and the summed statistics behind them.
+
+    ``recall``/``precision``/``f1`` are None when the metric is not applicable
+    (the zero score with no zero anaphor on either side). BLANC is the mean of
+    its coreference and non-coreference parts, given in ``parts``; its
+    ``counts`` are the parts' statistics.
+    """
+
+    name: str
+    recall: float | None
+    precision: float | None
+    f1: float | None
+    counts: Counts | BlancCounts
+    parts: dict[str, "MetricScore"] = field(default_factory=dict)
+
+    @property
+    def applicable(self) -> bool:
+        return self.recall is not None
+
+    # The summed statistics, for metrics whose counts are recall and
+    # precision fractions (every one but BLANC, whose parts have them).
+    @property
+    def recall_num(self) -> float:
+        return self.counts.recall_num
+
+    @property
+    def recall_den(self) -> float:
+        return self.counts.recall_den
+
+    @property
+    def precision_num(self) -> float:
+        return self.counts.precision_num
+
+    @property
+    def precision_den(self) -> float:
+        return self.counts.precision_den
+
+
+@dataclass
+class DocumentResult:
+    """One document's statistics per metric, and its size."""
+
+    doc_id: object
+    counts: dict[str, Counts | BlancCounts]
+    key_mentions: int
+    response_mentions: int
+    key_entities: int
+    response_entities: int
+    tokens: int = 0
+
+    @property
+    def metrics(self) -> dict[str, MetricScore]:
+        """This document's recall, precision and F1 per metric."""
+        from .summary import summarize
+
+        return summarize([self], tuple(self.counts))[0]
+
+
+@dataclass
+class Result:
+    """A response scored against a key: metrics from the statistics summed
+    over documents, the CoNLL score (mean F1 of MUC, B-cubed and CEAF-e when
+    all three are computed), each document's statistics, warnings (one line
+    per kind) and the settings that reproduce the numbers."""
+
+    metrics: dict[str, MetricScore]
+    conll: float | None
+    documents: list[DocumentResult]
+    warnings: list[str]
+    settings: dict
+    counts: dict[str, int] = field(default_factory=dict)  # what was left out, by kind
+
+    def to_dict(self, per_document: bool = False) -> dict:
+        """The JSON object ``--output json`` prints."""
+        from .report import to_json_object
+
+        return to_json_object(self, per_document=per_document)
+
+    def rows(self) -> list[dict]:
+        """One flat dict per document (for a DataFrame)."""
+        from .report import document_rows
+
+        return document_rows(self)

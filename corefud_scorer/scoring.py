@@ -1,0 +1,191 @@
+"""The scoring core: documents from any reader, streamed through the
+alignment check, matched, partitioned and measured, in a process pool, with
+warnings counted by kind.
+
+The steps of one document pair (:func:`score_document`), in the pipeline's
+order: load (the reader's parse) -> match (:func:`align_documents`) ->
+partition -> metrics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import zip_longest
+from typing import Iterable, Iterator
+
+from . import memory
+from .check import check_documents, missing_document
+from .match import align, identity_function
+from .metrics import ENTITY_METRICS, MENTION_METRICS
+from .model import Document, SourceDocument
+from .parallel import ordered_map
+from .partition import Partition, partition, prepare
+from .results import DocumentResult, Options
+
+
+def align_documents(key_doc: Document, response_doc: Document, options: Options) -> Partition:
+    """Prepare both sides (repeats and singletons), align their mentions and
+    build the contingency: match -> partition."""
+    identity = identity_function(options.match)
+    key = prepare(key_doc, identity, options.keep_singletons)
+    response = prepare(response_doc, identity, options.keep_singletons)
+    alignment = align(key.distinct, response.distinct, options.match, options.zero_match)
+    return partition(key_doc.doc_id, key, response, alignment, identity)
+
+
+def document_counts(p: Partition, metrics: Iterable[str]) -> dict:
+    """Each metric's statistics for one aligned document."""
+    return {name: ENTITY_METRICS[name](p.contingency) if name in ENTITY_METRICS
+            else MENTION_METRICS[name](p)
+            for name in dict.fromkeys(metrics)}
+
+
+def document_result(p: Partition, options: Options, tokens: int) -> DocumentResult:
+    return DocumentResult(p.doc_id, document_counts(p, options.metric_list),
+                          p.key.mentions, p.response.mentions,
+                          len(p.key.entities), len(p.response.entities), tokens)
+
+
+# --- warnings ---
+
+# Kinds counted, not warned about: what the options asked for.
+COUNTED = ("key_singletons_dropped", "response_singletons_dropped")
+
+
+class Warnings:
+    """Counts each kind of warning; reported once per kind, with the total
+    and the first place it was seen."""
+
+    def __init__(self):
+        self.kinds: dict[str, list] = {}
+
+    def add(self, kind: str, example: str, count: int = 1):
+        entry = self.kinds.setdefault(kind, [0, example])
+        entry[0] += count
+
+    def lines(self) -> list[str]:
+        return [f"{kind}: {count} (first in {example})" if example.startswith("document")
+                else f"{kind}: {count} (first: {example})"
+                for kind, (count, example) in self.kinds.items()]
+
+
+def document_notes(p: Partition, key_doc: Document, response_doc: Document) -> list[tuple]:
+    """What to warn about one scored document: (side, kind, example, count)."""
+    doc = f"document {p.doc_id!r}"
+    notes = []
+    for label, model_doc, side in (("key", key_doc, p.key), ("response", response_doc, p.response)):
+        for kind, example in model_doc.warnings:
+            notes.append((label, kind, example, 1))
+        dropped = side.dropped
+        if dropped.repeated_mentions:
+            notes.append((label, "mentions repeated within their entity, counted once",
+                          doc, dropped.repeated_mentions))
+        if dropped.shared_spans:
+            notes.append((label, "spans in more than one entity (scored as scorer 1.2 does)",
+                          doc, dropped.shared_spans))
+    return notes
+
+
+@dataclass
+class Outcome:
+    """What scoring one document pair sends back (from a worker process too)."""
+
+    result: DocumentResult
+    key_eids: list[str]       # entity ids that can recur in later documents
+    response_eids: list[str]
+    notes: list[tuple]        # (side, kind, first example, count)
+    dropped: dict[str, int]   # counted kinds (COUNTED) -> number, both sides
+
+
+def _file_eids(source: SourceDocument, doc: Document) -> list[str]:
+    return [e.eid for e in doc.entities] if source.entity_scope == "file" else []
+
+
+def score_document(key_source: SourceDocument, response_source: SourceDocument,
+                   options: Options) -> Outcome:
+    """Load, align and score one pair of checked documents."""
+    memory.between_documents()
+    key_doc = key_source.load()
+    response_doc = response_source.load()
+    p = align_documents(key_doc, response_doc, options)
+    result = document_result(p, options, key_source.tokens)
+    notes = document_notes(p, key_doc, response_doc)
+    dropped = {"key_singletons_dropped": p.key.dropped.singletons,
+               "response_singletons_dropped": p.response.dropped.singletons}
+    return Outcome(result, _file_eids(key_source, key_doc), _file_eids(response_source, response_doc),
+                   notes, dropped)
+
+
+def paired_documents(key_docs: Iterator[SourceDocument], response_docs: Iterator[SourceDocument],
+                     key_path: str, response_path: str, check_forms: bool = True):
+    """Pair the documents of two files in order, checking each pair."""
+    for key, response in zip_longest(key_docs, response_docs):
+        if response is None:
+            raise missing_document(key, response_path, present_is_key=True)
+        if key is None:
+            raise missing_document(response, key_path, present_is_key=False)
+        check_documents(key, response, check_forms)
+        # Checked: the word forms are not needed again (nor sent to workers).
+        key.drop_forms()
+        response.drop_forms()
+        yield key, response
+
+
+@dataclass
+class Stream:
+    """One key/response pair of files as documents, with their names."""
+
+    key_name: str
+    response_name: str
+    pairs: Iterator[tuple[SourceDocument, SourceDocument]]
+
+
+@dataclass
+class Scored:
+    """What scoring one :class:`Stream` gives: documents, warnings, counts."""
+
+    documents: list[DocumentResult]
+    warnings: list[str]
+    counts: dict[str, int]
+
+
+def _task(task):
+    index, key, response, options = task
+    return index, score_document(key, response, options)
+
+
+def score_streams(streams: list[Stream], options: Options, jobs: int = 1, progress=None) -> list[Scored]:
+    """Score several streams; documents of all of them go through one pool of
+    ``jobs`` processes and come back in order, so nothing depends on
+    ``jobs``. ``progress``, if given, is called with each stream index and
+    :class:`DocumentResult` as it is scored."""
+    warnings = [Warnings() for _ in streams]
+    documents: list[list[DocumentResult]] = [[] for _ in streams]
+    counts = [dict.fromkeys(COUNTED, 0) for _ in streams]
+    seen_eids = [({}, {}) for _ in streams]
+
+    def tasks():
+        for index, stream in enumerate(streams):
+            for key, response in stream.pairs:
+                yield index, key, response, options
+
+    for index, outcome in ordered_map(_task, tasks(), jobs):
+        stream = streams[index]
+        doc_id = outcome.result.doc_id
+        for seen, eids, label in ((seen_eids[index][0], outcome.key_eids, f"key {stream.key_name}"),
+                                  (seen_eids[index][1], outcome.response_eids,
+                                   f"response {stream.response_name}")):
+            for eid in eids:
+                first = seen.setdefault(eid, doc_id)
+                if first != doc_id:
+                    warnings[index].add(f"{label}: entities spanning documents, split per document",
+                                        f"{eid} in documents {first!r} and {doc_id!r}")
+        names = {"key": stream.key_name, "response": stream.response_name}
+        for side, kind, example, count in outcome.notes:
+            warnings[index].add(f"{side} {names[side]}: {kind}", example, count)
+        for kind, count in outcome.dropped.items():
+            counts[index][kind] += count
+        documents[index].append(outcome.result)
+        if progress is not None:
+            progress(index, outcome.result)
+    return [Scored(d, w.lines(), c) for d, w, c in zip(documents, warnings, counts)]

@@ -1,0 +1,56 @@
+"""What reproduces a number apart from the code: versions, options, the
+files' digests, and the one-line signature."""
+
+from __future__ import annotations
+
+import hashlib
+
+from . import __version__
+from .results import Options
+
+
+def file_digest(path: str) -> str:
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return ""
+    return digest.hexdigest()
+
+
+def package_version(name: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+
+
+def option_settings(options: Options, fmt: str | None = None) -> dict:
+    """Versions and options."""
+    import udapi
+
+    return {
+        "scorer": "corefud_scorer",
+        "version": __version__,
+        "udapi_version": getattr(udapi, "__version__", None) or package_version("udapi"),
+        "format": fmt or options.format,
+        "metrics": list(options.metric_list),
+        "keep_singletons": options.keep_singletons,
+        "match": options.match,
+        "zero_match_method": options.zero_match,
+        "check_forms": options.check_forms,
+    }
+
+
+def file_settings(key_name: str, key_path: str, response_name: str, response_path: str) -> dict:
+    """The files as named by the caller, and the digests of the bytes read."""
+    return {
+        "key_file": key_name,
+        "response_file": response_name,
+        "key_sha256": file_digest(key_path),
+        "response_sha256": file_digest(response_path),
+    }
