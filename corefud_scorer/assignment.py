@@ -55,6 +55,11 @@ def solve(n_rows: int, n_cols: int, weights: dict) -> list[tuple[int, int]]:
     paired, zero cells included, as scipy pairs them."""
     if n_rows == 0 or n_cols == 0:
         return []
+    for (i, j), w in weights.items():
+        # A zero or negative weight would be an implicit cell that is not
+        # zero, which the search below assumes never happens.
+        if not w > 0:
+            raise ValueError(f"weight of cell ({i}, {j}) is {w!r}; only weights > 0 are given")
     transpose = n_cols < n_rows
     if transpose:
         n_rows, n_cols = n_cols, n_rows
@@ -90,12 +95,15 @@ def _solve(n_rows: int, n_cols: int, costs: list[dict]) -> list[int]:
         steps = []      # (a, row) per row scanned: a = minVal - u[row]
         sr = []         # rows scanned, in order
         min_val = 0.0
+        implicit = INF  # the lowest a so far: every implicit column's cost before its dual
         i = cur_row
         sink = -1
         while sink == -1:
             sr.append(i)
             a = min_val - u[i]
             steps.append((a, i))
+            if a < implicit:
+                implicit = a
             row_costs = costs[i]
             for j, value in explicit.items():
                 if j in removed:
@@ -113,7 +121,6 @@ def _solve(n_rows: int, n_cols: int, costs: list[dict]) -> list[int]:
                 if r < value[0]:
                     value = [r, i]
                 explicit[j] = value
-            implicit = min(s[0] for s in steps)
 
             # The last unassigned implicit column in scan order, if any.
             best_pos = -1

@@ -404,8 +404,8 @@ def write_generated(params, key, resp):
 
 
 def metric_triple(obj):
-    if obj is None:
-        return None
+    if obj is None or obj.get("f1", 0) is None:
+        return None  # not applicable
     try:
         return [float(obj["recall"]), float(obj["precision"]), float(obj["f1"])]
     except (KeyError, TypeError, ValueError):
@@ -577,7 +577,7 @@ def run_pair(ctx, idx):
                 if d > a.tolerance:
                     run_res["failed"] = True
                     run_res["reasons"].append("%s differs by %.3g (ours %s, reference %s)" % (
-                        m, d, fmt_vals(ov), fmt_vals(rv)))
+                        m, d, fmt_vals(run_res["ours_values"].get(m)), fmt_vals(refv.get(m))))
         if not a.no_text and ours_text is not None:
             ours_text, deliberate = accept_deliberate(ours_text, ref["stdout"])
             run_res["deliberate_zero_na"] = deliberate

@@ -50,14 +50,34 @@ def _coreference_misc(misc: str) -> str:
     return "|".join(item for item in misc.split("|") if item.startswith(COREFERENCE_MISC)) or "_"
 
 
-def _check_entity(misc: str) -> str | None:
-    """What is wrong with the Entity= value in a MISC column, if anything."""
+RE_ONE_WORD_MENTION = re.compile(r"\(([^()]*)\)")
+
+
+def _check_entity(misc: str, head_field: int | None) -> str | None:
+    """What is wrong with the Entity= value in a MISC column, if anything:
+    its syntax, or the head index of a mention opened and closed on this
+    word (longer mentions' heads are checked when Udapi closes them)."""
     for item in misc.split("|"):
         if item.startswith("Entity="):
             value = item[len("Entity="):]
             if not RE_ENTITY_VALUE.fullmatch(value):
                 return f"malformed Entity value {value!r}"
+            if head_field is None:
+                continue
+            for chunk in RE_ONE_WORD_MENTION.findall(value):
+                fields = chunk.split("-")
+                if "[" in fields[0] or len(fields) <= head_field:
+                    continue  # a part of a discontinuous mention, or no head given
+                head = fields[head_field]
+                if head.isdigit() and int(head) != 1:
+                    return f"head index {head} of mention {fields[0]} outside its one word"
     return None
+
+
+def _head_field(entity_header: str | None) -> int | None:
+    """Where the head index stands in an Entity= chunk, per global.Entity."""
+    fields = (entity_header or "").split("-")
+    return fields.index("head") if "head" in fields else None
 
 
 @dataclass
@@ -67,6 +87,7 @@ class CorefUDDocument(SourceDocument):
 
     lines: list[str] = field(default_factory=list)
     entity_header: str | None = None
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (kind, example) seen in the text
 
     def load(self) -> Document:
         return load_document(self, self.entity_header)
@@ -92,8 +113,10 @@ def _open(path: str):
 class _SentenceBuilder:
     """Validates the lines of one sentence as they come."""
 
-    def __init__(self, path: str, line: int):
+    def __init__(self, path: str, line: int, header: dict):
         self.path = path
+        self.header = header
+        self.notes: list[tuple[str, str]] = []
         self.line = line
         self.sent_id: str | None = None
         self.newdoc: str | bool | None = None
@@ -131,7 +154,7 @@ class _SentenceBuilder:
         self.has_token = True
         misc = fields[9]
         if "Entity=" in misc:
-            problem = _check_entity(misc)
+            problem = _check_entity(misc, _head_field(self.header.get("global.Entity")))
             if problem:
                 raise self.error(lineno, problem)
         reduced = f"{token_id}\t{fields[1]}\t_\t_\t_\t_\t{fields[6]}\t_\t{fields[8]}\t{_coreference_misc(misc)}"
@@ -153,6 +176,11 @@ class _SentenceBuilder:
             if minor != expected:
                 raise self.error(lineno, f"empty node {token_id} out of sequence (expected {major}.{expected})")
             self.last_empty = (major, minor)
+            if minor % 10 == 0:
+                # Word order is a decimal number, as in Udapi: N.10 is N.1.
+                self.notes.append(("empty nodes numbered N.10, N.20, ... share the position of N.1, "
+                                   "N.2, ... (scored as scorer 1.2 scores them: as one node)",
+                                   f"{token_id} (line {lineno})"))
             return reduced
         m = RE_RANGE_ID.match(token_id)
         if m:
@@ -232,6 +260,7 @@ def iter_raw_documents(path: str, header: dict | None = None) -> Iterator[CorefU
         else:
             yield_doc = None
         doc.sentences.append(built)
+        doc.notes.extend(sentence.notes)
         if doc.lines:
             doc.lines.append("")
         doc.lines.extend(sentence_lines)
@@ -252,7 +281,7 @@ def iter_raw_documents(path: str, header: dict | None = None) -> Iterator[CorefU
                             yield done
                     continue
                 if sentence is None:
-                    sentence = _SentenceBuilder(path, lineno)
+                    sentence = _SentenceBuilder(path, lineno, header)
                 if text[0] == "#":
                     if sentence.has_token:
                         raise ScorerError("comment line inside a sentence", (path, lineno))
@@ -389,7 +418,8 @@ def load_document(raw: CorefUDDocument, global_entity: str | None) -> Document:
         accepted.append((f"Udapi: {_warning_kind(message)}",
                          f"{_udapi_message(message)} (line {_locate(raw, message)})"))
     entities = _entities(udapi_entities, sentence_index)
-    return Document(raw.doc_id, entities, len(raw.sentences), raw.tokens, raw.first_line, accepted)
+    return Document(raw.doc_id, entities, len(raw.sentences), raw.tokens, raw.first_line,
+                    raw.notes + accepted)
 
 
 def _warning_kind(message: str) -> str:

@@ -1,0 +1,292 @@
+"""What users read and parse: quiet output, flags checked first, standard
+input, interruption, the API's inputs and results, and the bugs that
+depended on the host's logging or on -j."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from scipy.optimize import linear_sum_assignment
+
+from corefud_scorer import Options, ScorerError, score, score_documents, score_text
+from corefud_scorer.assignment import solve
+from corefud_scorer.model import Document, Entity, Mention, position
+
+from conftest import FIXTURES, ROOT, conllu, run_cli
+from schema import validate_result
+
+KEY = FIXTURES / "example" / "key.conllu"
+RESPONSE = FIXTURES / "example" / "response.conllu"
+
+
+def _cli(*args, stdin=None, **kwargs):
+    return subprocess.run([sys.executable, "-m", "corefud_scorer", *map(str, args)], input=stdin,
+                          capture_output=True, cwd=ROOT, **kwargs)
+
+
+# --- quiet by default, counts instead of warnings ---
+
+def test_a_clean_run_prints_nothing_on_stderr():
+    run = run_cli(KEY, RESPONSE)  # singletons dropped by default: asked for, so not a warning
+    assert run.code == 0 and run.err == ""
+    assert run_cli("-t", "crac24", KEY, RESPONSE).err == ""
+
+
+# --- flags checked before any file is read ---
+
+def test_flag_errors_come_before_reading(tmp_path):
+    missing = tmp_path / "missing.conllu"
+    for flags, message in ((["-x", "-a", "partial"], "contradicts -a partial"),
+                           (["-m"], "expected at least one argument"),
+                           (["-j", "0"], "must be at least 1"),
+                           (["-t", "crac24", "-a", "exact"], "sets match")):
+        run = run_cli(missing, missing, *flags)
+        assert run.code == 2 and run.out == "" and message in run.err, flags
+        assert "no such file" not in run.err
+
+
+def test_bench_names_the_missing_folder(tmp_path):
+    run = run_cli("bench", FIXTURES / "bench" / "key", tmp_path / "nope")
+    assert run.code == 2 and run.err.strip().endswith(f"{tmp_path / 'nope'}: no such folder")
+
+
+# --- standard input and interruption ---
+
+def test_response_from_standard_input():
+    data = RESPONSE.read_bytes()
+    done = _cli(KEY, "-", "--output", "json", stdin=data)
+    assert done.returncode == 0, done.stderr
+    result = validate_result(json.loads(done.stdout))
+    assert result["settings"]["response_sha256"] == hashlib.sha256(data).hexdigest()
+    assert result["settings"]["response_file"] == "<stdin>"
+    by_path = run_cli(KEY, RESPONSE, "--output", "json").json
+    assert result["metrics"] == by_path["metrics"]
+    key_in = _cli("-", RESPONSE, stdin=KEY.read_bytes())
+    assert key_in.stdout.decode() == run_cli(KEY, RESPONSE).out
+
+
+def test_an_error_in_standard_input_names_it():
+    bad = RESPONSE.read_text().replace("# sent_id = ", "# sent_id = x", 1).encode()
+    done = _cli(KEY, "-", stdin=bad)
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.decode().startswith("corefud-scorer: error: ") and "<stdin>:" in done.stderr.decode()
+    assert "corefud-scorer-" not in done.stderr.decode()  # no temporary file name
+    both = _cli("-", "-", stdin=b"")
+    assert both.returncode == 2 and "only one of KEY and SYS" in both.stderr.decode()
+
+
+def test_ctrl_c_prints_one_line_and_exits_130():
+    process = subprocess.Popen([sys.executable, "-m", "corefud_scorer", str(KEY), "-"], cwd=ROOT,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.5)  # waiting for standard input, which never ends
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    process.stdin.close()
+    assert process.returncode == 130
+    assert out == b"" and err.decode().splitlines() == ["corefud-scorer: interrupted"]
+
+
+# --- JSON and the API agree with the text ---
+
+def test_repeated_metrics_keep_1_2s_text_and_are_counted_once_elsewhere():
+    text = run_cli(KEY, RESPONSE, "-m", "muc", "muc", "bcub").out.splitlines()
+    # 1.2 prints muc twice, and a CoNLL score from muc, muc and bcub
+    assert text.count("muc") == 2 and text[-1].startswith("CoNLL score:")
+    data = run_cli(KEY, RESPONSE, "-m", "muc", "muc", "bcub", "--output", "json").json
+    assert list(data["metrics"]) == ["muc", "bcub"]  # no CoNLL score without CEAF-e
+    assert score(KEY, RESPONSE, Options(metrics=("muc", "muc", "bcub"))).conll is None
+
+
+def test_all_and_mention_together():
+    data = run_cli(KEY, RESPONSE, "-m", "all", "mention", "--output", "json").json
+    assert list(data["metrics"]) == ["muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero",
+                                     "mention", "conll"]
+
+
+def test_per_document_json_has_the_same_shape_and_adds_up():
+    data = validate_result(run_cli(KEY, RESPONSE, "--per-doc", "--output", "json").json)
+    rows = data["per_document"]
+    assert len(rows) == data["documents"] == 2
+    for field in ("recall_num", "recall_den", "precision_num", "precision_den"):
+        assert sum(r["metrics"]["muc"]["counts"][field] for r in rows) == data["metrics"]["muc"]["counts"][field]
+    blanc = data["metrics"]["blanc"]
+    # BLANC recomputed from its counts: the mean of the parts that have links.
+    parts = [c for c in blanc["counts"].values() if c["recall_den"] or c["precision_den"]]
+    recall = sum(c["recall_num"] / c["recall_den"] for c in parts) / len(parts)
+    assert blanc["recall"] == pytest.approx(recall, abs=1e-15)
+
+
+def test_api_takes_text_streams_and_paths_alike():
+    options = Options(metrics="muc", match="exact", keep_singletons=True)
+    assert options.metrics == ("muc",)
+    by_path = score(str(KEY), str(RESPONSE), options)
+    by_text = score_text(KEY.read_text(), RESPONSE.read_text(), options)
+    with open(KEY, "rb") as key, open(RESPONSE, "rb") as response:
+        by_stream = score(key, response, options)
+    assert by_path.metrics["muc"].counts == by_text.metrics["muc"].counts == by_stream.metrics["muc"].counts
+    assert by_stream.settings["key_file"] == str(KEY)  # a file object's name
+    with pytest.raises(ScorerError, match=r"^<key>:\d+ vs <response>:\d+: sent_id differs"):
+        score_text(KEY.read_text(), RESPONSE.read_text().replace("# sent_id = ", "# sent_id = x", 1))
+
+
+def test_api_presets_results_and_rows():
+    options = Options.preset("crac24")
+    assert (options.match, options.zero_match, options.keep_singletons) == ("head", "dependent", False)
+    assert options.metric_list == ("muc", "bcub", "ceafe", "zero")
+    assert Options.preset("crac22", keep_singletons=True).keep_singletons is True
+    with pytest.raises(ValueError, match="unknown preset"):
+        Options.preset("crac99")
+    result = score(KEY, RESPONSE, options)
+    as_dict = validate_result(result.to_dict(per_document=True))
+    assert as_dict["metrics"]["conll"]["f1"] == result.conll
+    rows = result.rows()
+    assert [r["document"] for r in rows] == [d.doc_id for d in result.documents]
+    document = result.documents[0]
+    muc = document.metrics["muc"]
+    assert muc.recall == document.counts["muc"].recall_num / document.counts["muc"].recall_den
+    assert rows[0]["muc_recall"] == muc.recall
+
+
+def test_package_ships_its_type_marker():
+    import corefud_scorer
+
+    assert os.path.isfile(os.path.join(os.path.dirname(corefud_scorer.__file__), "py.typed"))
+
+
+def test_manifest_paths_with_spaces_and_hashes(tmp_path):
+    folder = tmp_path / "my data #1"
+    folder.mkdir()
+    (folder / "k y.conllu").write_bytes(KEY.read_bytes())
+    (folder / "r#y.conllu").write_bytes(RESPONSE.read_bytes())
+    manifest = tmp_path / "list.txt"
+    manifest.write_text('# a comment\nex "my data #1/k y.conllu" "my data #1/r#y.conllu"  # trailing\n'
+                        "tab\tmy data #1/k y.conllu\tmy data #1/r#y.conllu\n")
+    run = run_cli("bench", manifest, "--output", "json")
+    assert run.code == 0, run.err
+    datasets = run.json["datasets"]
+    assert [d["dataset"] for d in datasets] == ["ex", "tab"]
+    assert datasets[0]["metrics"] == datasets[1]["metrics"]
+
+
+# --- bugs ---
+
+def test_validation_does_not_depend_on_the_hosts_logging(write):
+    unclosed = write("unclosed.conllu", RESPONSE.read_text().replace("Entity=(r1-person-1)", "Entity=(r1-person-1", 1))
+    root = logging.getLogger()
+    level, handlers = root.level, root.handlers[:]
+    root.setLevel(logging.ERROR)
+    logging.disable(logging.WARNING)
+    try:
+        with pytest.raises(ScorerError, match="unclosed.conllu:.*not closed"):
+            score(str(KEY), str(unclosed))
+    finally:
+        logging.disable(logging.NOTSET)
+        root.setLevel(level)
+    assert root.handlers == handlers
+
+
+def test_the_first_error_in_file_order_is_reported_whatever_the_jobs(write):
+    sentence = [(1, "x", "(e1-p-1)"), (2, "y", "(e1-p-1)")]
+    docs = {f"d{k}": [sentence] for k in range(6)}
+    key = write("k.conllu", conllu(docs))
+    # Document d1: an unclosed mention (found when Udapi parses it, in a worker);
+    # document d3: a sent_id mismatch (found while the files are read ahead).
+    text = conllu(docs).replace("# sent_id = d3-1", "# sent_id = other")
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("# sent_id = d1-1"))
+    lines[first + 1] = lines[first + 1].replace("Entity=(e1-p-1)", "Entity=(e1-p-1", 1)
+    response = write("r.conllu", "\n".join(lines) + "\n")
+    errors = {jobs: run_cli(key, response, "-j", jobs).err for jobs in ("1", "2")}
+    assert errors["1"] == errors["2"]
+    assert "not closed" in errors["1"] and "sent_id" not in errors["1"]
+
+
+def test_empty_nodes_n1_and_n10_are_one_node_as_in_1_2_with_a_warning(write):
+    lines = ["# newdoc id = d", "# global.Entity = eid-etype-head-other", "# sent_id = d-1",
+             "1\ta\t_\t_\t_\t_\t0\troot\t0:root\t_"]
+    for k in range(1, 11):
+        entity = {1: "Entity=(e1--1)", 10: "Entity=(e2--1)"}.get(k, "_")
+        lines.append(f"1.{k}\tz\t_\t_\t_\t_\t_\t_\t1:nsubj\t{entity}")
+    lines += ["2\tb\t_\t_\t_\t_\t1\tdep\t1:dep\tEntity=(e1--1)", "3\tc\t_\t_\t_\t_\t1\tdep\t1:dep\tEntity=(e2--1)"]
+    key = write("k.conllu", "\n".join(lines) + "\n\n")
+    response = write("r.conllu", "\n".join(line.replace("Entity=(e2--1)", "_") if line.startswith("1.10")
+                                          else line for line in lines) + "\n\n")
+    run = run_cli(key, response, "-a", "exact", "-s", "-z", "linear", "-m", "muc", "bcub", "lea")
+    # scorer 1.2's numbers on these files: 1.1 and 1.10 are one span in two entities
+    assert [line for line in run.out.splitlines() if line.startswith("Recall")] == [
+        "Recall: 50.00  Precision: 0.00  F1: 0.00",
+        "Recall: 75.00  Precision: 66.67  F1: 70.59",
+        "Recall: 50.00  Precision: 0.00  F1: 0.00"]
+    assert "share the position of N.1" in run.err and "1.10 (line 14)" in run.err
+
+
+def test_a_head_index_outside_a_one_word_mention_is_an_error(write):
+    bad = write("head.conllu", RESPONSE.read_text().replace("Entity=(r1-person-1)", "Entity=(r1-person-3)", 1))
+    run = run_cli(KEY, bad)
+    assert run.code == 2 and run.out == ""
+    line = next(n for n, text in enumerate(bad.read_text().splitlines(), 1) if "(r1-person-3)" in text)
+    assert run.err.strip() == (f"corefud-scorer: error: {bad}:{line}: head index 3 of mention r1 "
+                               "outside its one word")
+
+
+def test_a_file_without_newdoc_is_one_document(write):
+    text = "\n".join(line for line in KEY.read_text().splitlines() if not line.startswith("# newdoc"))
+    key = write("k.conllu", text + "\n")
+    result = score(str(key), str(key), Options(keep_singletons=True))
+    assert len(result.documents) == 1 and result.documents[0].doc_id is None
+    assert result.metrics["muc"].f1 == 1.0
+
+
+def test_solver_refuses_weights_that_are_not_positive():
+    with pytest.raises(ValueError, match=r"cell \(0, 1\) is 0"):
+        solve(2, 2, {(0, 0): 1.0, (0, 1): 0.0})
+
+
+@pytest.mark.parametrize("matrix, columns", [
+    # Ties among optimal assignments, and scipy's choice among them (not the
+    # lexicographically first): if a scipy release changes its tie rule,
+    # scorer 1.2's numbers change with it and this fails loudly.
+    ([[0, 0, 0, 1], [1, 1, 1, 0], [1, 0, 0, 1]], [3, 2, 0]),
+    ([[1, 1, 1, 0], [0, 0, 1, 0], [0, 0, 1, 0]], [0, 2, 1]),
+    ([[1, 1, 0, 0], [1, 0, 0, 0], [1, 1, 0, 0]], [1, 0, 2]),
+    ([[0, 1, 0, 1], [1, 0, 1, 0], [1, 1, 0, 0]], [3, 0, 1]),
+])
+def test_scipys_tie_rule_is_pinned(matrix, columns):
+    dense = np.array(matrix, dtype=float)
+    assert linear_sum_assignment(-dense)[1].tolist() == columns
+    weights = {(i, j): v for (i, j), v in np.ndenumerate(dense) if v > 0}
+    assert [j for _, j in solve(*dense.shape, weights)] == columns
+
+
+# --- the in-memory path is the file path ---
+
+def test_documents_built_in_memory_score_as_the_file_does_with_two_jobs():
+    from corefud_scorer.readers.corefud import read_file
+
+    options = Options(match="head", keep_singletons=True)
+    key_docs, response_docs = read_file(str(KEY)), read_file(str(RESPONSE))
+    rebuilt = [[Document(d.doc_id, [Entity(e.eid, [Mention(m.words, m.head, m.is_zero, m.head_deps)
+                                                  for m in e.mentions]) for e in d.entities],
+                         d.sentences, d.tokens) for d in docs] for docs in (key_docs, response_docs)]
+    in_memory = score_documents(*rebuilt, options, jobs=2)
+    from_files = score(str(KEY), str(RESPONSE), options, jobs=2)
+    assert {n: m.counts for n, m in in_memory.metrics.items()} == \
+           {n: m.counts for n, m in from_files.metrics.items()}
+    assert in_memory.conll == from_files.conll
+    # and one built from nothing but the model's constructors
+    key = Document("d", [Entity("a", [Mention((position(0, 1),), position(0, 1)),
+                                      Mention((position(0, 3),), position(0, 3))])], 1, 4)
+    response = Document("d", [Entity("x", [Mention((position(0, 1),), position(0, 1)),
+                                           Mention((position(0, 2),), position(0, 2))])], 1, 4)
+    muc = score_documents([key, key], [response, response], Options(metrics="muc"), jobs=2).metrics["muc"]
+    assert (muc.recall_num, muc.recall_den) == (0.0, 2.0)
