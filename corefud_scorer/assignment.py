@@ -75,7 +75,8 @@ def solve(n_rows: int, n_cols: int, weights: dict) -> list[tuple[int, int]]:
 
 
 def _solve(n_rows: int, n_cols: int, costs: list[dict]) -> list[int]:
-    last = n_cols - 1
+    """scipy's ``solve`` (rectangular LSAP): one shortest augmenting path per
+    row, in row order, then the dual update and the augmentation."""
     u = [0.0] * n_rows
     v = [0.0] * n_cols
     col4row = [-1] * n_rows
@@ -83,116 +84,160 @@ def _solve(n_rows: int, n_cols: int, costs: list[dict]) -> list[int]:
     free = _NextFree(n_cols)
     # Rounding can leave a dual just above 0; such a column could undercut
     # the implicit value, so it is always followed explicitly.
-    positive = set()
-
+    positive: set = set()
     for cur_row in range(n_rows):
-        # One shortest-path search, as scipy's augmenting_path.
-        moved = {}      # position -> column, where a swap-removal moved one
-        where = {}      # column -> position, for moved columns
-        removed = set()  # columns taken by this search
-        n = n_cols      # columns still to scan
-        explicit = {j: [INF, -1] for j in positive}  # column -> [cost, path row]
-        steps = []      # (a, row) per row scanned: a = minVal - u[row]
-        sr = []         # rows scanned, in order
-        min_val = 0.0
-        implicit = INF  # the lowest a so far: every implicit column's cost before its dual
-        i = cur_row
-        sink = -1
-        while sink == -1:
-            sr.append(i)
-            a = min_val - u[i]
-            steps.append((a, i))
-            if a < implicit:
-                implicit = a
-            row_costs = costs[i]
-            for j, value in explicit.items():
-                if j in removed:
-                    continue
-                cost = row_costs.get(j)
-                r = a - v[j] if cost is None else min_val + cost - u[i] - v[j]
-                if r < value[0]:
-                    value[0] = r
-                    value[1] = i
-            for j, cost in row_costs.items():
-                if j in explicit or j in removed:
-                    continue
-                value = _implicit_value(steps[:-1], v[j])
-                r = min_val + cost - u[i] - v[j]
-                if r < value[0]:
-                    value = [r, i]
-                explicit[j] = value
+        search = _Search(cur_row, n_cols, costs, u, v, row4col, free, positive)
+        sink = search.run()
+        search.update_duals(col4row)
+        free.take(sink)
+        _augment(search.explicit, sink, cur_row, col4row, row4col)
+    return col4row
 
-            # The last unassigned implicit column in scan order, if any.
-            best_pos = -1
-            best_col = -1
-            j = free.find(n_cols - n)
-            while j <= last and j in explicit:
-                j = free.find(j + 1)
-            if j <= last:
-                best_pos, best_col = last - j, j
-            for pos, j in moved.items():
-                if pos < n and pos > best_pos and row4col[j] == -1 and j not in explicit:
-                    best_pos, best_col = pos, j
 
-            if best_col < 0:
-                j = _full_scan(n, last, moved, explicit, removed, v, row4col, implicit)
-            else:
-                lowest = INF
-                for j, value in explicit.items():
-                    if j not in removed and value[0] < lowest:
-                        lowest = value[0]
-                if implicit <= lowest:
-                    # Unassigned implicit columns tie at the minimum: the one
-                    # scanned last wins, unless an explicit one comes later.
-                    (pos, j), _ = _ties(implicit, explicit, removed, where, last, row4col)
-                    if best_pos > pos:
-                        j = best_col
-                else:
-                    free_tie, first_tie = _ties(lowest, explicit, removed, where, last, row4col)
-                    j = free_tie[1] if free_tie[1] >= 0 else first_tie[1]
-            # j is the chosen column; take it out of the scan.
-            if j in explicit:
-                value = explicit[j]
-            else:
-                value = _implicit_value(steps, v[j])
-                explicit[j] = value
-            min_val = value[0]
-            if row4col[j] == -1:
-                sink = j
-            else:
-                i = row4col[j]
-            removed.add(j)
-            pos = where.pop(j, last - j)
-            n -= 1
-            tail = moved.pop(n, None)
-            if tail is None:
-                tail = last - n
-            else:
-                where.pop(tail, None)
-            if tail != j:
-                moved[pos] = tail
-                where[tail] = pos
+class _Search:
+    """One shortest-path search from ``cur_row``: scipy's ``augmenting_path``
+    over the explicit columns, with all implicit columns as one value.
 
-        # Dual updates, then the augmentation, as scipy does them.
-        u[cur_row] += min_val
-        for row in sr:
-            if row != cur_row:
+    Its columns-to-scan list (``remaining`` in scipy, filled in reverse and
+    shrunk by swap-removal) is kept implicit: position ``p`` holds column
+    ``last - p`` unless a removal moved another column there (``moved``)."""
+
+    def __init__(self, cur_row, n_cols, costs, u, v, row4col, free, positive):
+        self.cur_row, self.costs, self.u, self.v = cur_row, costs, u, v
+        self.row4col, self.free, self.positive = row4col, free, positive
+        self.n_cols = n_cols
+        self.last = n_cols - 1
+        self.moved: dict = {}     # position -> column, where a swap-removal moved one
+        self.where: dict = {}     # column -> position, for moved columns
+        self.removed: set = set()  # columns taken by this search (scipy's SC)
+        self.n = n_cols           # columns still to scan (scipy's num_remaining)
+        self.explicit = {j: [INF, -1] for j in positive}  # column -> [shortest cost, path row]
+        self.steps: list = []     # (a, row) per row scanned: a = minVal - u[row]
+        self.sr: list = []        # rows scanned, in order (scipy's SR)
+        self.min_val = 0.0
+        self.implicit = INF       # the lowest a so far: each implicit column's cost before its dual
+
+    def run(self) -> int:
+        """Scan rows until a path reaches an unassigned column; return it."""
+        i = self.cur_row
+        while True:
+            self.scan_row(i)
+            j = self.pick_column()
+            value = self.explicit.get(j) or self._make_explicit(j, self.steps)
+            self.min_val = value[0]
+            self.remove(j)
+            if self.row4col[j] == -1:
+                return j
+            i = self.row4col[j]
+
+    def scan_row(self, i: int) -> None:
+        """scipy: ``SR.push_back(i)`` and the loop relaxing
+        ``shortestPathCosts[j]`` over the remaining columns through row i."""
+        self.sr.append(i)
+        a = self.min_val - self.u[i]
+        self.steps.append((a, i))
+        if a < self.implicit:
+            self.implicit = a
+        v, removed, explicit = self.v, self.removed, self.explicit
+        row_costs = self.costs[i]
+        for j, value in explicit.items():
+            if j in removed:
+                continue
+            cost = row_costs.get(j)
+            r = a - v[j] if cost is None else self.min_val + cost - self.u[i] - v[j]
+            if r < value[0]:
+                value[0] = r
+                value[1] = i
+        for j, cost in row_costs.items():
+            if j in explicit or j in removed:
+                continue
+            # A column seen for the first time: its cost through the rows
+            # scanned before, where its cells were zero, then through row i.
+            value = _implicit_value(self.steps[:-1], v[j])
+            r = self.min_val + cost - self.u[i] - v[j]
+            if r < value[0]:
+                value = [r, i]
+            explicit[j] = value
+
+    def best_implicit_column(self) -> tuple[int, int]:
+        """(position, column) of the unassigned implicit column scanned last,
+        or (-1, -1): of the columns sharing the implicit value, the only one
+        scipy's tie rule can pick."""
+        explicit, last = self.explicit, self.last
+        best_pos, best_col = -1, -1
+        j = self.free.find(self.n_cols - self.n)
+        while j <= last and j in explicit:
+            j = self.free.find(j + 1)
+        if j <= last:
+            best_pos, best_col = last - j, j
+        for pos, j in self.moved.items():
+            if pos < self.n and pos > best_pos and self.row4col[j] == -1 and j not in explicit:
+                best_pos, best_col = pos, j
+        return best_pos, best_col
+
+    def pick_column(self) -> int:
+        """scipy: the loop finding ``lowest`` and ``index`` over the remaining
+        columns; ties go to an unassigned column, the last one scanned."""
+        best_pos, best_col = self.best_implicit_column()
+        explicit, removed, where = self.explicit, self.removed, self.where
+        if best_col < 0:
+            return _full_scan(self.n, self.last, self.moved, explicit, removed, self.v,
+                              self.row4col, self.implicit)
+        lowest = INF
+        for j, value in explicit.items():
+            if j not in removed and value[0] < lowest:
+                lowest = value[0]
+        if self.implicit <= lowest:
+            # Unassigned implicit columns tie at the minimum: the one scanned
+            # last wins, unless an explicit one comes later.
+            (pos, j), _ = _ties(self.implicit, explicit, removed, where, self.last, self.row4col)
+            return best_col if best_pos > pos else j
+        free_tie, first_tie = _ties(lowest, explicit, removed, where, self.last, self.row4col)
+        return free_tie[1] if free_tie[1] >= 0 else first_tie[1]
+
+    def _make_explicit(self, j: int, steps) -> list:
+        value = _implicit_value(steps, self.v[j])
+        self.explicit[j] = value
+        return value
+
+    def remove(self, j: int) -> None:
+        """scipy: ``SC[j] = true`` and the swap-removal of ``remaining[index]``."""
+        self.removed.add(j)
+        pos = self.where.pop(j, self.last - j)
+        self.n -= 1
+        tail = self.moved.pop(self.n, None)
+        if tail is None:
+            tail = self.last - self.n
+        else:
+            self.where.pop(tail, None)
+        if tail != j:
+            self.moved[pos] = tail
+            self.where[tail] = pos
+
+    def update_duals(self, col4row: list) -> None:
+        """scipy: the updates of ``u`` over SR and of ``v`` over SC."""
+        u, v, explicit, min_val = self.u, self.v, self.explicit, self.min_val
+        u[self.cur_row] += min_val
+        for row in self.sr:
+            if row != self.cur_row:
                 u[row] += min_val - explicit[col4row[row]][0]
-        for c in removed:
+        for c in self.removed:
             v[c] -= min_val - explicit[c][0]
             if v[c] > 0:
-                positive.add(c)
+                self.positive.add(c)
             else:
-                positive.discard(c)
-        j = sink
-        free.take(sink)
-        while True:
-            row = explicit[j][1]
-            row4col[j] = row
-            col4row[row], j = j, col4row[row]
-            if row == cur_row:
-                break
-    return col4row
+                self.positive.discard(c)
+
+
+def _augment(explicit: dict, sink: int, cur_row: int, col4row: list, row4col: list) -> None:
+    """scipy: the augmentation back along the path's predecessors."""
+    j = sink
+    while True:
+        row = explicit[j][1]
+        row4col[j] = row
+        col4row[row], j = j, col4row[row]
+        if row == cur_row:
+            break
 
 
 def _implicit_value(steps, dual: float) -> list:

@@ -7,7 +7,6 @@ import json
 import random
 import subprocess
 import sys
-import time
 
 from conftest import FIXTURES, ROOT, run_cli
 
@@ -68,10 +67,11 @@ def check(run):
 def test_mutated_files_score_or_fail_cleanly(tmp_path):
     rng = random.Random(20261123)
     key = SOURCES[0]
-    deadline = time.monotonic() + 6
     runs = 0
     codes = set()
-    while time.monotonic() < deadline:
+    # A fixed number of mutated files, so that what is tested does not
+    # depend on the machine's speed.
+    for runs in range(120):
         source = rng.choice(SOURCES)
         data = source.read_bytes()
         for _ in range(rng.randrange(1, 4)):
@@ -83,8 +83,6 @@ def test_mutated_files_score_or_fail_cleanly(tmp_path):
         run = run_cli(*pair, *flags, "-j", "1", "--output", "json")
         check(run)
         codes.add(run.code)
-        runs += 1
-    assert runs > 50
     assert codes == {0, 2}
 
 
