@@ -13,11 +13,12 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
+# A regular (not editable) install: what users get from a wheel.
 install: $(PY)
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet .
 
 install-test: $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet '.[test]'
 
 demo: install
 	$(PY) -m corefud_scorer $(EXAMPLE)/key.conllu $(EXAMPLE)/response.conllu -a head -s
