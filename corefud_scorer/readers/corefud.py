@@ -16,6 +16,7 @@ held in memory.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import logging
 import re
@@ -74,6 +75,7 @@ def _check_entity(misc: str, head_field: int | None) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=8)
 def _head_field(entity_header: str | None) -> int | None:
     """Where the head index stands in an Entity= chunk, per global.Entity."""
     fields = (entity_header or "").split("-")
