@@ -1,0 +1,416 @@
+"""Confidence intervals and paired significance tests over documents.
+
+Every score is a function of statistics summed over documents
+(:class:`~corefud_scorer.metrics.Counts`: recall and precision numerators
+and denominators; BLANC's two parts), so a resample of documents is a
+weighted sum of the per-document statistics: a matrix product, with no
+reading and no matching again. Scores follow the scorer's conventions (a
+ratio with numerator 0 is 0, the zero score is undefined, NaN here, with no
+zero anaphor on either side, BLANC the mean of its parts that have links).
+
+Systems are scored over the same documents, in one or more groups: one
+group for a key/response pair, one per dataset for a benchmark, whose score
+is the macro-average (the mean over datasets where the metric applies).
+Documents are resampled within each group.
+
+- :func:`confidence_intervals`: percentile bootstrap intervals of recall,
+  precision and F1 per system.
+- :func:`paired_bootstrap`: Koehn's (2004) paired bootstrap resampling of
+  the F1 difference from the baseline (the first system); the p-value is
+  two-sided, from the resampled differences shifted to the null hypothesis
+  of no difference: ``c`` samples with ``|d* - d| >= |d|``.
+- :func:`approximate_randomization`: each trial swaps the two systems'
+  statistics of each document with probability 1/2; ``c`` trials with
+  ``|d*| >= |d|``.
+
+Both p-values are ``(c + 1) / (N + 1)``. A fresh ``numpy.random.Generator``
+seeded with ``seed`` drives each computation, so a system's figures do not
+depend on which other systems or figures are asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from .metrics import BlancCounts, Counts
+
+DEFAULT_SEED = 12345
+BOOTSTRAP_SAMPLES = 1000
+AR_TRIALS = 10000
+LEVEL = 0.95
+CONLL = "conll"
+CONLL_PARTS = ("muc", "bcub", "ceafe")
+# Differences closer than this count as equal: a swap of every document
+# gives back the observed difference up to rounding.
+TOLERANCE = 1e-12
+# Entries of one block of resampling weights (bounds memory for many documents).
+BLOCK = 1 << 22
+
+_FIELDS = ("recall_num", "recall_den", "precision_num", "precision_den")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each metric's statistics stand in a row of a document matrix:
+    four columns (recall and precision numerators and denominators), eight
+    for BLANC (its coreference part, then its non-coreference part)."""
+
+    metrics: tuple[str, ...]
+    columns: dict
+
+    @classmethod
+    def of(cls, metrics: Sequence[str]) -> "Layout":
+        columns, start = {}, 0
+        for name in dict.fromkeys(metrics):
+            width = 8 if name == "blanc" else 4
+            columns[name] = slice(start, start + width)
+            start += width
+        return cls(tuple(columns), columns)
+
+    @property
+    def width(self) -> int:
+        return max((s.stop for s in self.columns.values()), default=0)
+
+    @property
+    def has_conll(self) -> bool:
+        return all(name in self.columns for name in CONLL_PARTS)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The figures scored: the metrics, then CoNLL when it applies."""
+        return self.metrics + ((CONLL,) if self.has_conll else ())
+
+
+def _row(counts) -> list[float]:
+    if isinstance(counts, BlancCounts):
+        return _row(counts.coreference) + _row(counts.non_coreference)
+    return [float(getattr(counts, f)) for f in _FIELDS]
+
+
+def document_matrix(documents, layout: Layout) -> np.ndarray:
+    """Documents' statistics (:class:`~corefud_scorer.results.DocumentResult`
+    objects) as a (documents, columns) array."""
+    rows = []
+    for document in documents:
+        row = []
+        for name in layout.metrics:
+            counts = document.counts.get(name)
+            row += _row(counts) if counts is not None else [0.0] * (layout.columns[name].stop
+                                                                      - layout.columns[name].start)
+        rows.append(row)
+    return np.array(rows, dtype=np.float64).reshape(len(rows), layout.width)
+
+
+# --- scores of summed statistics, vectorised ---
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    out = np.zeros(np.broadcast(num, den).shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.divide(num, den, out=out, where=num != 0)
+    return out
+
+
+def _f1(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
+    total = precision + recall
+    out = np.zeros(total.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.divide(2 * precision * recall, total, out=out, where=total != 0)
+    return out
+
+
+def _prf(sums: np.ndarray):
+    recall = _ratio(sums[..., 0], sums[..., 1])
+    precision = _ratio(sums[..., 2], sums[..., 3])
+    return recall, precision, _f1(precision, recall)
+
+
+def _empty(sums: np.ndarray) -> np.ndarray:
+    return (sums[..., 1] == 0) & (sums[..., 3] == 0)
+
+
+def _blanc(sums: np.ndarray):
+    # The mean of the parts with links on either side; 0 with none.
+    parts = [sums[..., :4], sums[..., 4:]]
+    used = [~_empty(p) for p in parts]
+    count = used[0].astype(np.float64) + used[1]
+    figures = []
+    for a, b in zip(_prf(parts[0]), _prf(parts[1])):
+        total = np.where(used[0], a, 0.0) + np.where(used[1], b, 0.0)
+        figures.append(np.where(count == 0, 0.0, total / np.maximum(count, 1.0)))
+    return tuple(figures)
+
+
+def scores(sums: np.ndarray, layout: Layout) -> dict:
+    """Recall, precision and F1 arrays per metric (and CoNLL's F1) from
+    summed statistics of shape ``(..., layout.width)``; the same operations,
+    in the same order, as the reported scores."""
+    out = {}
+    for name in layout.metrics:
+        block = sums[..., layout.columns[name]]
+        if name == "blanc":
+            out[name] = _blanc(block)
+            continue
+        figures = _prf(block)
+        if name == "zero":
+            undefined = _empty(block)
+            figures = tuple(np.where(undefined, np.nan, f) for f in figures)
+        out[name] = figures
+    if layout.has_conll:
+        parts = [name for name in layout.metrics if name in CONLL_PARTS]
+        total = out[parts[0]][2]
+        for name in parts[1:]:
+            total = total + out[name][2]
+        out[CONLL] = (None, None, total / 3)
+    return out
+
+
+def macro_average(per_group: list[dict]) -> dict:
+    """The mean over groups of each figure, leaving out groups where it is
+    undefined (NaN where it is undefined in every group); one group is its
+    own mean."""
+    out = {}
+    for name, figures in per_group[0].items():
+        averaged = []
+        for k, first in enumerate(figures):
+            if first is None:
+                averaged.append(None)
+                continue
+            total, count = 0.0, 0.0
+            for group in per_group:
+                value = group[name][k]
+                defined = ~np.isnan(value)
+                total = total + np.where(defined, value, 0.0)
+                count = count + defined
+            with np.errstate(divide="ignore", invalid="ignore"):
+                averaged.append(np.where(count == 0, np.nan, total / np.maximum(count, 1)))
+        out[name] = tuple(averaged)
+    return out
+
+
+# --- the systems' statistics ---
+
+class Statistics:
+    """Per-document statistics of several systems over the same documents.
+
+    ``groups[g]`` is an array ``(systems, documents of group g, columns)``;
+    the first system is the baseline of the tests.
+    """
+
+    def __init__(self, groups: list[np.ndarray], layout: Layout):
+        if not groups:
+            raise ValueError("no group of documents")
+        systems = {g.shape[0] for g in groups}
+        if len(systems) != 1 or any(g.ndim != 3 or g.shape[2] != layout.width for g in groups):
+            raise ValueError("every group needs (systems, documents, columns) statistics")
+        self.groups = [np.asarray(g, dtype=np.float64) for g in groups]
+        self.layout = layout
+        self.systems = systems.pop()
+
+    @classmethod
+    def from_documents(cls, systems: list[list[list]], metrics: Sequence[str]) -> "Statistics":
+        """``systems[s][g]`` the :class:`~corefud_scorer.results.DocumentResult`
+        list of system ``s`` in group ``g`` (one group for a file pair, one
+        per dataset for a benchmark)."""
+        layout = Layout.of(metrics)
+        groups = []
+        for g in range(len(systems[0])):
+            sizes = {len(system[g]) for system in systems}
+            if len(sizes) != 1:
+                raise ValueError(f"group {g}: the systems have different numbers of documents")
+            groups.append(np.stack([document_matrix(system[g], layout) for system in systems]))
+        return cls(groups, layout)
+
+    def observed(self) -> dict:
+        """Each figure over all documents: arrays of shape (systems,)."""
+        # Documents added in order, as the reported sums are added.
+        totals = [np.cumsum(g, axis=1)[:, -1, :] if g.shape[1] else np.zeros((self.systems, self.layout.width))
+                  for g in self.groups]
+        return macro_average([scores(t, self.layout) for t in totals])
+
+
+# --- resampling ---
+
+def bootstrap_indices(rng: np.random.Generator, samples: int, documents: int) -> np.ndarray:
+    """The documents of each bootstrap sample: ``(samples, documents)``
+    indices drawn uniformly with replacement."""
+    return rng.integers(0, documents, size=(samples, documents))
+
+
+def swap_masks(rng: np.random.Generator, trials: int, documents: int) -> np.ndarray:
+    """Which documents each randomization trial swaps: ``(trials, documents)``
+    booleans, each true with probability 1/2."""
+    return rng.random((trials, documents)) < 0.5
+
+
+def _weights(indices: np.ndarray, documents: int) -> np.ndarray:
+    """How many times each document is drawn in each sample."""
+    samples = indices.shape[0]
+    offsets = indices + documents * np.arange(samples)[:, None]
+    return np.bincount(offsets.ravel(), minlength=samples * documents).reshape(samples, documents)
+
+
+def _blocks(total: int, documents: int):
+    step = max(1, BLOCK // max(documents, 1))
+    for start in range(0, total, step):
+        yield min(step, total - start)
+
+
+def bootstrap_scores(stats: Statistics, samples: int = BOOTSTRAP_SAMPLES, seed: int = DEFAULT_SEED) -> dict:
+    """Every figure of every system in each bootstrap sample: per name, a
+    (recall, precision, F1) tuple of ``(samples, systems)`` arrays (None
+    where a figure has no such part). Every system is scored on the same
+    samples (the pairing of the paired bootstrap)."""
+    rng = np.random.default_rng(seed)
+    largest = max(g.shape[1] for g in stats.groups)
+    parts = []
+    for size in _blocks(samples, largest):
+        per_group = []
+        for group in stats.groups:
+            systems, documents, width = group.shape
+            if documents == 0:
+                sums = np.zeros((size, systems, width))
+            else:
+                weights = _weights(bootstrap_indices(rng, size, documents), documents).astype(np.float64)
+                sums = (weights @ group.transpose(1, 0, 2).reshape(documents, systems * width)
+                        ).reshape(size, systems, width)
+            per_group.append(scores(sums, stats.layout))
+        parts.append(macro_average(per_group))
+    return {name: tuple(None if parts[0][name][k] is None
+                        else np.concatenate([p[name][k] for p in parts])
+                        for k in range(3))
+            for name in parts[0]}
+
+
+def _percentiles(values: np.ndarray, level: float) -> tuple[float, float] | None:
+    values = values[~np.isnan(values)]
+    if not len(values):
+        return None
+    low, high = np.percentile(values, [50 * (1 - level), 50 * (1 + level)])
+    return float(low), float(high)
+
+
+@dataclass
+class Interval:
+    """A figure's percentile bootstrap interval: recall, precision and F1
+    as ``(low, high)`` (None where undefined; CoNLL has F1 only)."""
+
+    recall: tuple[float, float] | None
+    precision: tuple[float, float] | None
+    f1: tuple[float, float] | None
+
+
+def confidence_intervals(stats: Statistics, samples: int = BOOTSTRAP_SAMPLES, level: float = LEVEL,
+                         seed: int = DEFAULT_SEED) -> list[dict[str, Interval]]:
+    """Per system, each figure's percentile bootstrap interval at ``level``."""
+    resampled = bootstrap_scores(stats, samples, seed)
+    out = []
+    for s in range(stats.systems):
+        out.append({name: Interval(*(None if figure is None else _percentiles(figure[:, s], level)
+                                     for figure in figures))
+                    for name, figures in resampled.items()})
+    return out
+
+
+@dataclass
+class Comparison:
+    """A system against the baseline on one figure's F1: the difference
+    (system minus baseline), its bootstrap interval, the p-value and what it
+    was computed from (``count`` of ``trials`` at least as extreme)."""
+
+    difference: float | None
+    interval: tuple[float, float] | None
+    p_value: float | None
+    count: int
+    trials: int
+
+
+def _observed_differences(stats: Statistics) -> dict:
+    return {name: figures[2][1:] - figures[2][0] for name, figures in stats.observed().items()}
+
+
+def _p_value(extreme: np.ndarray, defined: np.ndarray) -> tuple[float | None, int, int]:
+    trials = int(defined.sum())
+    count = int((extreme & defined).sum())
+    if not trials:
+        return None, 0, 0
+    return (count + 1) / (trials + 1), count, trials
+
+
+def _value(x) -> float | None:
+    return None if np.isnan(x) else float(x)
+
+
+def paired_bootstrap(stats: Statistics, samples: int = BOOTSTRAP_SAMPLES, level: float = LEVEL,
+                     seed: int = DEFAULT_SEED) -> list[dict[str, Comparison]]:
+    """Per system but the baseline, each figure's F1 difference from the
+    baseline with its bootstrap interval and the paired bootstrap p-value."""
+    observed = _observed_differences(stats)
+    resampled = bootstrap_scores(stats, samples, seed)
+    out = []
+    for s in range(1, stats.systems):
+        tests = {}
+        for name, figures in resampled.items():
+            deltas = figures[2][:, s] - figures[2][:, 0]
+            d = observed[name][s - 1]
+            defined = ~np.isnan(deltas)
+            extreme = np.abs(np.where(defined, deltas, 0.0) - d) >= abs(d) - TOLERANCE
+            p, count, trials = _p_value(extreme, defined) if not np.isnan(d) else (None, 0, 0)
+            tests[name] = Comparison(_value(d), _percentiles(deltas, level), p, count, trials)
+        out.append(tests)
+    return out
+
+
+def approximate_randomization(stats: Statistics, trials: int = AR_TRIALS, level: float = LEVEL,
+                              seed: int = DEFAULT_SEED, interval_samples: int = BOOTSTRAP_SAMPLES
+                              ) -> list[dict[str, Comparison]]:
+    """Per system but the baseline, each figure's F1 difference from the
+    baseline, its bootstrap interval (``interval_samples`` samples) and the
+    approximate randomization p-value over ``trials`` trials.
+
+    A trial swaps, document by document with probability 1/2, the
+    baseline's and the system's statistics; with ``M`` the swap mask and
+    ``D`` the system's statistics minus the baseline's, the swapped sums are
+    ``baseline + M @ D`` and ``system - M @ D``. One mask serves every
+    system in a trial.
+    """
+    observed = _observed_differences(stats)
+    intervals = paired_bootstrap(stats, interval_samples, level, seed)
+    layout, others = stats.layout, stats.systems - 1
+    rng = np.random.default_rng(seed)
+    totals = [np.cumsum(g, axis=1)[:, -1, :] if g.shape[1] else np.zeros(g.shape[::2]) for g in stats.groups]
+    deltas = [(g[1:] - g[:1]).transpose(1, 0, 2).reshape(g.shape[1], others * layout.width)
+              for g in stats.groups]
+    largest = max(g.shape[1] for g in stats.groups)
+    extreme = {name: [] for name in layout.names}
+    defined = {name: [] for name in layout.names}
+    for size in _blocks(trials, largest):
+        per_group = []
+        for group, total, delta in zip(stats.groups, totals, deltas):
+            documents = group.shape[1]
+            moved = (swap_masks(rng, size, documents).astype(np.float64) @ delta
+                     ).reshape(size, others, layout.width)
+            baseline = total[0] + moved
+            systems = total[1:] - moved
+            per_group.append(scores(np.concatenate([baseline, systems], axis=1), layout))
+        averaged = macro_average(per_group)
+        for name in layout.names:
+            f = averaged[name][2]
+            difference = f[:, others:] - f[:, :others]
+            ok = ~np.isnan(difference)
+            d = observed[name]
+            extreme[name].append(np.abs(np.where(ok, difference, 0.0)) >= np.abs(d) - TOLERANCE)
+            defined[name].append(ok)
+    out = []
+    for s in range(others):
+        tests = {}
+        for name in layout.names:
+            d = observed[name][s]
+            e = np.concatenate(extreme[name])[:, s]
+            ok = np.concatenate(defined[name])[:, s]
+            p, count, n = _p_value(e, ok) if not np.isnan(d) else (None, 0, 0)
+            tests[name] = Comparison(_value(d), intervals[s][name].interval, p, count, n)
+        out.append(tests)
+    return out
