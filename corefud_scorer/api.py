@@ -14,12 +14,12 @@ from .inputs import local_files
 from .model import Document, LoadedDocument
 from .readers import read_documents, resolve_format
 from .results import ALL_METRICS, CONLL_PARTS, METRIC_NAMES, DocumentResult, MetricScore, Options, Result
-from .scoring import Scored, Stream, paired_documents, score_streams
-from .settings import file_settings, option_settings
+from .scoring import KeyedStream, Scored, Stream, documents_against_key, paired_documents, score_keyed_streams, score_streams
+from .settings import file_digest, file_settings, option_settings
 from .summary import summarize
 
 __all__ = ["ALL_METRICS", "CONLL_PARTS", "METRIC_NAMES", "DocumentResult", "MetricScore", "Options",
-           "Result", "score", "score_many", "score_text", "score_documents"]
+           "Result", "score", "score_many", "score_systems", "score_text", "score_documents"]
 
 
 def _result(scored: Scored, options: Options, settings: dict) -> Result:
@@ -50,6 +50,38 @@ def score_many(pairs: list[tuple], options: Options | None = None, jobs: int = 1
                              **file_settings(key_name, key_path, response_name, response_path)})
         scored = score_streams(streams, options, jobs, progress)
     return [_result(s, options, settings_) for s, settings_ in zip(scored, settings)]
+
+
+def score_systems(groups: list[tuple], options: Options | None = None, jobs: int = 1,
+                  progress=None) -> list[list[Result]]:
+    """Score several systems against the same key: ``groups`` are
+    ``(key, [response, ...])`` tuples (one per dataset, or just one); each
+    key document is read and loaded once and every response's document is
+    checked against it and scored. One :class:`Result` per response, per
+    group. ``progress`` is called with the flat index of a (key, response)
+    pair and each :class:`DocumentResult`."""
+    options = options or Options()
+    sources = [source for key, responses in groups for source in (key, *responses)]
+    with local_files(*sources) as files:
+        streams, settings, at = [], [], 0
+        for key, responses in groups:
+            (key_name, key_path), named = files[at], files[at + 1:at + 1 + len(responses)]
+            at += 1 + len(responses)
+            fmt = None
+            for _, response_path in named:
+                fmt = resolve_format(options.format, key_path, response_path)
+            documents = documents_against_key(read_documents(key_path, "key", fmt),
+                                              [read_documents(path, "response", fmt) for _, path in named],
+                                              key_path, [path for _, path in named], options.check_forms)
+            streams.append(KeyedStream(key_name, [name for name, _ in named], documents))
+            # The key's digest once; the files' names and digests per response.
+            key_sha256 = file_digest(key_path)
+            settings.append([{**option_settings(options, fmt), "key_file": key_name, "response_file": name,
+                              "key_sha256": key_sha256, "response_sha256": file_digest(path)}
+                             for name, path in named])
+        scored = score_keyed_streams(streams, options, jobs, progress)
+    return [[_result(s, options, settings_) for s, settings_ in zip(group, group_settings)]
+            for group, group_settings in zip(scored, settings)]
 
 
 def score(key, response, options: Options | None = None, jobs: int = 1) -> Result:

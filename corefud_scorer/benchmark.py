@@ -12,7 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .api import MetricScore, Options, Result, score_many
+from .api import MetricScore, Options, Result, score_many, score_systems
 from .summary import summarize
 from .errors import ScorerError
 
@@ -166,10 +166,34 @@ def benchmark(datasets: list[Dataset], options: Options | None = None, jobs: int
     """Score every dataset with the same options; documents share one pool."""
     options = options or Options()
     results = score_many([(d.key, d.response) for d in datasets], options, jobs, progress)
+    return _assemble(datasets, options, results)
+
+
+def _assemble(datasets: list[Dataset], options: Options, results: list[Result]) -> Benchmark:
     macro, macro_conll = macro_average(results, options)
     micro, micro_conll = summarize([doc for r in results for doc in r.documents], options.metric_list)
     warnings = [line for r in results for line in r.warnings]
     return Benchmark(options, datasets, results, macro, macro_conll, micro, micro_conll, warnings)
+
+
+def benchmark_systems(systems: list[list[Dataset]], options: Options | None = None, jobs: int = 1,
+                      progress=None) -> list[Benchmark]:
+    """Score several systems over the same datasets (``systems[s]`` the
+    datasets of system ``s``, with the same names and keys in the same
+    order); each key document is read once for all systems. One
+    :class:`Benchmark` per system. ``progress`` is called with the flat index
+    of a (dataset, system) pair, datasets first."""
+    options = options or Options()
+    first = systems[0]
+    for datasets in systems[1:]:
+        if [(d.name, d.key) for d in datasets] != [(d.name, d.key) for d in first]:
+            raise ScorerError("the systems do not cover the same datasets: "
+                              + ", ".join(sorted({d.name for d in datasets} ^ {d.name for d in first}))
+                              if {d.name for d in datasets} != {d.name for d in first}
+                              else "the systems' datasets are paired with different keys")
+    groups = [(dataset.key, [datasets[i].response for datasets in systems]) for i, dataset in enumerate(first)]
+    scored = score_systems(groups, options, jobs, progress)
+    return [_assemble(datasets, options, [group[s] for group in scored]) for s, datasets in enumerate(systems)]
 
 
 # --- rows: plain dicts for text, Markdown, CSV tables and DataFrames ---

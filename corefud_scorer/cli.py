@@ -17,7 +17,9 @@ from .errors import ScorerError
 from .parallel import available_cores
 from .presets import PRESETS, describe
 from .readers import formats
+from .comparison import Resampling
 from .results import ALL_METRICS, METRIC_NAMES, Options
+from .significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL
 
 PROG = "corefud-scorer"
 DEFAULTS = {"match": "head", "zero_match": "dependent", "metrics": ["all"], "keep_singletons": False}
@@ -49,6 +51,29 @@ def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="also print what was left out as asked (e.g. singletons dropped) on stderr")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    _add_resampling_flags(parser)
+
+
+def _add_resampling_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "several systems, confidence intervals and significance tests",
+        "resampling documents (within each dataset for bench); the first system is the baseline")
+    group.add_argument("--confidence", type=_positive, nargs="?", const=BOOTSTRAP_SAMPLES, metavar="N",
+                       help=f"{LEVEL * 100:g}%% percentile bootstrap intervals of every figure "
+                       f"(N samples, default {BOOTSTRAP_SAMPLES})")
+    tests = group.add_mutually_exclusive_group()
+    tests.add_argument("--paired-bs", type=_positive, nargs="?", const=BOOTSTRAP_SAMPLES, metavar="N",
+                       help=f"paired bootstrap test against the first system (N samples, default {BOOTSTRAP_SAMPLES})")
+    tests.add_argument("--paired-ar", type=_positive, nargs="?", const=AR_TRIALS, metavar="N",
+                       help=f"approximate randomization test against the first system "
+                       f"(N trials, default {AR_TRIALS})")
+    group.add_argument("--seed", type=_natural, default=DEFAULT_SEED,
+                       help="the resampling's random seed (default: %(default)s)")
+    group.add_argument("-w", "--width", type=_decimals, default=2,
+                       help="decimals of the figures in text output (default: %(default)s)")
+    group.add_argument("-b", "--score-only", action="store_true",
+                       help="print the primary figure alone (CoNLL F1, else the first metric's F1), "
+                       "one line per system")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,7 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG, description="Coreference scorer for documents in the CorefUD 1.x scheme. "
         f"'{PROG} bench ...' scores many datasets at once.")
     parser.add_argument("key_file", help="the key (gold) file, or - for standard input")
-    parser.add_argument("sys_file", help="the response (system) file, or - for standard input")
+    parser.add_argument("sys_files", nargs="+", metavar="sys_file",
+                        help="the response (system) file, or - for standard input; several are "
+                        "compared in one table, the first being the baseline of the tests")
     _add_scoring_flags(parser)
     parser.add_argument("--output", choices=["text", "json"], default="text",
                         help="text as scorer 1.2 prints it (default) or one JSON object")
@@ -67,8 +94,9 @@ def build_bench_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=f"{PROG} bench",
         description="Score a system over many datasets: KEY_DIR SYS_DIR (files paired by name, "
-        "dataset = the part before '-corefud-') or one MANIFEST of 'dataset key response' lines.")
-    parser.add_argument("inputs", nargs="+", metavar="KEY_DIR SYS_DIR | MANIFEST")
+        "dataset = the part before '-corefud-') or one MANIFEST of 'dataset key response' lines. "
+        "Several systems: KEY_DIR SYS_DIR SYS_DIR ...")
+    parser.add_argument("inputs", nargs="+", metavar="KEY_DIR SYS_DIR [SYS_DIR ...] | MANIFEST")
     _add_scoring_flags(parser)
     parser.add_argument("--output", choices=["text", "json", "csv", "markdown"], default="text",
                         help="an aligned table (default), JSON, CSV or a Markdown table")
@@ -88,6 +116,37 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
     return value
+
+
+def _natural(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative: {value}")
+    return value
+
+
+def _decimals(text: str) -> int:
+    value = _natural(text)
+    if value > 10:
+        raise argparse.ArgumentTypeError(f"at most 10 decimals: {value}")
+    return value
+
+
+def resampling_from(args: argparse.Namespace, parser: argparse.ArgumentParser, systems: int) -> Resampling:
+    """What to resample; a test needs two systems, and the one-figure and
+    CSV outputs have no room for intervals."""
+    resampling = Resampling(args.confidence, args.paired_bs, args.paired_ar, args.seed)
+    if resampling.test and systems < 2:
+        flag = "--paired-bs" if resampling.test == "bs" else "--paired-ar"
+        parser.error(f"{flag} compares systems: give at least two responses (the first is the baseline)")
+    if args.score_only and args.output != "text":
+        parser.error(f"-b/--score-only prints text, not --output {args.output}")
+    if args.output == "csv" and resampling.asked:
+        parser.error("--confidence and the tests print text, markdown or json, not csv")
+    return resampling
 
 
 def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Options:
@@ -192,66 +251,214 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
         return INTERRUPTED
 
 
+def _signature(options: Options, fmt, resampling: Resampling) -> str:
+    from .settings import signature
+
+    return signature(options, fmt, resampling.test, resampling.samples, resampling.confidence,
+                     resampling.level, resampling.seed)
+
+
+def _distinct(parser, names: list[str]) -> None:
+    seen = set()
+    for name in names:
+        if name in seen:
+            parser.error(f"{name} is given twice: each system once")
+        seen.add(name)
+
+
+def _figure(value, decimals: int) -> str:
+    return "n/a" if value is None else "%.*f" % (decimals, value * 100)
+
+
 def pair_main(argv: list[str], stdout, stderr) -> int:
     from .report import render_json, render_table, render_text
 
     parser = build_parser()
     args = parser.parse_args(argv)
     options = options_from(args, parser)
-    if args.key_file == "-" and args.sys_file == "-":
+    files = [args.key_file, *args.sys_files]
+    if files.count("-") > 1:
         parser.error("only one of KEY and SYS can be - (standard input)")
+    _distinct(parser, args.sys_files)
+    resampling = resampling_from(args, parser, len(args.sys_files))
     # Everything imported so far is kept out of the collector's reach, so that
     # collections between documents walk only what the documents made.
     memory.freeze()
-    (result,) = _run([(args.key_file, args.sys_file)], options, args, stderr)
+    if len(args.sys_files) > 1 or resampling.asked:
+        return _systems_main(args, options, resampling, stdout, stderr)
+    (result,) = _run([(args.key_file, args.sys_files[0])], options, args, stderr)
     _report([result], args, stderr)
     if args.output == "json":
-        data = result.to_dict(per_document=args.per_doc)
+        data = {**result.to_dict(per_document=args.per_doc),
+                "signature": _signature(options, result.settings.get("format"), resampling)}
         if args.shared_task:
             data["settings"]["shared_task"] = args.shared_task
         stdout.write(render_json(data))
         return 0
-    text = render_text(result, options)
+    if args.score_only:
+        primary = result.conll if result.conll is not None else result.metrics[options.requested[0]].f1
+        stdout.write(_figure(primary, args.width) + "\n")
+        return 0
+    text = render_text(result, options, args.width)
     if args.shared_task:
         text = describe(args.shared_task) + "\n" + text
     if args.per_doc:
-        text += "\n" + render_table(result.rows(), "text")
+        text += "\n" + render_table(result.rows(), "text", decimals=args.width)
+    stdout.write(text)
+    return 0
+
+
+def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr) -> int:
+    """Several responses against one key, or intervals or tests asked for."""
+    from .api import score_systems
+    from .comparison import add_intervals, compare, pair_figures, render, tests_json
+    from .report import header, render_json, render_table
+
+    pairs = [(args.key_file, name) for name in args.sys_files]
+    progress = _Progress(pairs, stderr, args.quiet)
+    try:
+        (results,) = score_systems([(args.key_file, args.sys_files)], options, args.jobs,
+                                   progress if progress.bar else None)
+    finally:
+        progress.close()
+    _report(results, args, stderr)
+    names = list(args.sys_files)
+    signature = _signature(options, results[0].settings.get("format"), resampling)
+    systems = compare(names, [[r.documents] for r in results], [pair_figures(r) for r in results],
+                      options.metric_list, resampling, signature)
+    if args.output == "json":
+        entries = []
+        for name, result, index in zip(names, results, range(len(results))):
+            entry = result.to_dict(per_document=args.per_doc)
+            if args.shared_task:
+                entry["settings"]["shared_task"] = args.shared_task
+            if systems.intervals:
+                add_intervals(entry["metrics"], systems.intervals[index])
+            entries.append({"name": name, **entry})
+        if len(names) == 1:
+            data = {**entries[0], "signature": signature}
+            del data["name"]
+        else:
+            data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries}
+            if systems.tests is not None:
+                data["tests"] = tests_json(systems)
+        stdout.write(render_json(data))
+        return 0
+    if args.score_only:
+        for result in results:
+            primary = result.conll if result.conll is not None else result.metrics[options.requested[0]].f1
+            stdout.write(_figure(primary, args.width) + "\n")
+        return 0
+    text = header(options) + render(systems, "text", args.width)
+    if args.shared_task:
+        text = describe(args.shared_task) + "\n" + text
+    if args.per_doc:
+        rows = [{"system": name, **row} for name, result in zip(names, results) for row in result.rows()]
+        text += "\n" + render_table(rows, "text", decimals=args.width)
     stdout.write(text)
     return 0
 
 
 def bench_main(argv: list[str], stdout, stderr) -> int:
-    from .benchmark import benchmark, pair_folders, read_manifest, rows
+    from .benchmark import benchmark, benchmark_systems, pair_folders, read_manifest, rows
     from .report import benchmark_json, render_json, render_table
 
     parser = build_bench_parser()
     args = parser.parse_args(argv)
-    if len(args.inputs) > 2:
-        parser.error("give KEY_DIR SYS_DIR, or one MANIFEST file")
     options = options_from(args, parser)
+    several = len(args.inputs) > 2
+    if several:
+        _distinct(parser, args.inputs[1:])
+    resampling = resampling_from(args, parser, len(args.inputs) - 1 if len(args.inputs) > 1 else 1)
+    if args.plot and several:
+        parser.error("--plot draws one system: give one SYS_DIR")
     if args.plot:
         from .plot import check_plot_path
 
         check_plot_path(args.plot)
     memory.freeze()
-    datasets = read_manifest(args.inputs[0]) if len(args.inputs) == 1 else pair_folders(*args.inputs)
-    pairs = [(d.key, d.response) for d in datasets]
+    if len(args.inputs) == 1:
+        systems_datasets = [read_manifest(args.inputs[0])]
+        names = [args.inputs[0]]
+    else:
+        systems_datasets = [pair_folders(args.inputs[0], folder) for folder in args.inputs[1:]]
+        names = list(args.inputs[1:])
+    pairs = [(d.key, d.response) for i in range(len(systems_datasets[0])) for d in
+             (datasets[i] for datasets in systems_datasets)]
     progress = _Progress(pairs, stderr, args.quiet)
     try:
-        result = benchmark(datasets, options, args.jobs, progress if progress.bar else None)
+        if several:
+            benches = benchmark_systems(systems_datasets, options, args.jobs, progress if progress.bar else None)
+        else:
+            benches = [benchmark(systems_datasets[0], options, args.jobs, progress if progress.bar else None)]
     finally:
         progress.close()
     if args.plot:
         from .plot import plot_benchmark
 
-        plot_benchmark(result, args.plot)
-    _report(result.results, args, stderr)
+        plot_benchmark(benches[0], args.plot)
+    for bench in benches:
+        _report(bench.results, args, stderr)
+    fmt = benches[0].results[0].settings.get("format") if benches[0].results else None
+    signature = _signature(options, fmt, resampling)
+    systems = None
+    if several or resampling.asked:
+        from .comparison import compare, macro_figures
+
+        systems = compare(names, [[r.documents for r in bench.results] for bench in benches],
+                          [macro_figures(bench) for bench in benches], options.metric_list, resampling, signature)
     if args.output == "json":
-        data = benchmark_json(result, args.per_doc, args.shared_task)
+        from .comparison import add_intervals, tests_json
+
+        entries = []
+        for index, (name, bench) in enumerate(zip(names, benches)):
+            entry = benchmark_json(bench, args.per_doc, args.shared_task)
+            if systems is not None and systems.intervals:
+                add_intervals(entry["macro"]["metrics"], systems.intervals[index])
+            entries.append({"name": name, **entry})
+        if not several:
+            data = {**entries[0], "signature": signature}
+            del data["name"]
+        else:
+            data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries}
+            if systems.tests is not None:
+                data["tests"] = tests_json(systems)
         stdout.write(render_json(data))
+        return 0
+    if args.score_only:
+        for bench in benches:
+            primary = (bench.macro_conll if bench.macro_conll is not None
+                       else bench.macro[options.metric_list[0]].f1)
+            stdout.write(_figure(primary, args.width) + "\n")
         return 0
     text = ""
     if args.shared_task and args.output in ("text", "markdown"):
         text = describe(args.shared_task) + "\n\n"
-    stdout.write(text + render_table(rows(result, per_doc=args.per_doc), args.output, args.columns))
+    if several:
+        table = _interleaved_rows(names, [rows(bench, per_doc=args.per_doc) for bench in benches])
+    else:
+        table = rows(benches[0], per_doc=args.per_doc)
+    text += render_table(table, args.output, args.columns, args.width)
+    if systems is not None and args.output != "csv":
+        from .comparison import render
+
+        datasets = len(benches[0].datasets)
+        title = f"Macro-average over {datasets} dataset{'s' if datasets != 1 else ''}"
+        text += "\n" + (f"**{title}**\n\n" if args.output == "markdown" else f"{title}:\n")
+        text += render(systems, args.output, args.width)
+    stdout.write(text)
     return 0
+
+
+def _interleaved_rows(names: list[str], tables: list[list[dict]]) -> list[dict]:
+    """The systems' rows of each dataset (and document) together: row ``i``
+    of every system, then row ``i + 1``; a ``system`` column after the
+    dataset."""
+    out = []
+    for index in range(len(tables[0])):
+        for name, table in zip(names, tables):
+            row = table[index]
+            keys = list(row)
+            at = keys.index("dataset") + 1
+            out.append({**{k: row[k] for k in keys[:at]}, "system": name, **{k: row[k] for k in keys[at:]}})
+    return out

@@ -44,8 +44,8 @@ def header(options: Options) -> str:
     return text
 
 
-def _percent(value: float) -> str:
-    return "%.2f" % (value * 100)
+def _percent(value: float, decimals: int = 2) -> str:
+    return "%.*f" % (decimals, value * 100)
 
 
 def text_conll(result: Result, options: Options) -> float | None:
@@ -58,20 +58,22 @@ def text_conll(result: Result, options: Options) -> float | None:
     return ordered_sum([result.metrics[name].f1 for name in lines]) / 3
 
 
-def render_text(result: Result, options: Options) -> str:
+def render_text(result: Result, options: Options, decimals: int = 2) -> str:
+    """1.2's text; ``decimals`` other than 2 only when asked (``-w``)."""
     lines = [header(options)]
     for name in options.requested:
         score = result.metrics[name]
         lines.append(name + "\n")
         if score.applicable:
-            lines.append(f"Recall: {_percent(score.recall)}  Precision: {_percent(score.precision)}"
-                         f"  F1: {_percent(score.f1)}\n")
+            lines.append(f"Recall: {_percent(score.recall, decimals)}  "
+                         f"Precision: {_percent(score.precision, decimals)}"
+                         f"  F1: {_percent(score.f1, decimals)}\n")
         else:
             lines.append("Recall: n/a  Precision: n/a  F1: n/a"
                          "  (not applicable: no zero anaphor in the key or the response)\n")
     conll = text_conll(result, options)
     if conll is not None:
-        lines.append("CoNLL score: %.2f\n" % (conll * 100))
+        lines.append("CoNLL score: %.*f\n" % (decimals, conll * 100))
     return "".join(lines)
 
 
@@ -163,7 +165,7 @@ def render_json(data: dict) -> str:
 
 # --- tables of rows (benchmark and per-document output) ---
 
-LEFT = ("level", "dataset", "document")
+LEFT = ("level", "dataset", "system", "document")
 
 
 def _label(column: str) -> str:
@@ -179,11 +181,11 @@ def _is_score(column: str) -> bool:
     return column.endswith(("_recall", "_precision", "_f1"))
 
 
-def _cell(column: str, value) -> str:
+def _cell(column: str, value, decimals: int = 2) -> str:
     if value is None:
         return "n/a" if _is_score(column) else "-"
     if isinstance(value, float) and _is_score(column):
-        return "%.2f" % (value * 100)
+        return "%.*f" % (decimals, value * 100)
     return str(value)
 
 
@@ -198,10 +200,10 @@ def select_columns(rows: list[dict], columns: str) -> list[str]:
     if columns == "all":
         return names
     # The level is the dataset column's macro/micro name already.
-    return [c for c in names if c in ("dataset", "document") or c.endswith("_f1")]
+    return [c for c in names if c in ("dataset", "system", "document") or c.endswith("_f1")]
 
 
-def render_table(rows: list[dict], fmt: str, columns: str = "all") -> str:
+def render_table(rows: list[dict], fmt: str, columns: str = "all", decimals: int = 2) -> str:
     """Rows as an aligned text table, a Markdown table or CSV (fractions
     unrounded, counts as integers, empty for none)."""
     shown = select_columns(rows, "all" if fmt == "csv" else columns)
@@ -216,7 +218,7 @@ def render_table(rows: list[dict], fmt: str, columns: str = "all") -> str:
             writer.writerow(["" if row[c] is None else row[c] for c in shown])
         return out.getvalue()
     header_cells = [_label(c) for c in shown]
-    body = [[_cell(c, row[c]) for c in shown] for row in rows]
+    body = [[_cell(c, row[c], decimals) for c in shown] for row in rows]
     if fmt == "markdown":
         align = ["---" if c in LEFT else "---:" for c in shown]
         lines = ["| " + " | ".join(line) + " |" for line in [header_cells, align] + body]

@@ -106,6 +106,20 @@ def score_document(key_source: SourceDocument, response_source: SourceDocument,
     """Load, align and score one pair of checked documents."""
     memory.between_documents()
     key_doc = key_source.load()
+    return _outcome(key_source, key_doc, response_source, options)
+
+
+def score_against_key(key_source: SourceDocument, response_sources: list[SourceDocument],
+                      options: Options) -> list[Outcome]:
+    """Load a key document once and score several systems' documents
+    against it, one outcome per system."""
+    memory.between_documents()
+    key_doc = key_source.load()
+    return [_outcome(key_source, key_doc, response_source, options) for response_source in response_sources]
+
+
+def _outcome(key_source: SourceDocument, key_doc: Document, response_source: SourceDocument,
+             options: Options) -> Outcome:
     response_doc = response_source.load()
     p = align_documents(key_doc, response_doc, options)
     result = document_result(p, options, key_source.tokens)
@@ -131,6 +145,24 @@ def paired_documents(key_docs: Iterator[SourceDocument], response_docs: Iterator
         yield key, response
 
 
+def documents_against_key(key_docs: Iterator[SourceDocument], response_docs: list[Iterator[SourceDocument]],
+                          key_path: str, response_paths: list[str], check_forms: bool = True):
+    """Pair each key document with the documents of several response files
+    in order, checking each against the key: ``(key, [responses])``."""
+    for key, *responses in zip_longest(key_docs, *response_docs):
+        if key is None:
+            present = next(r for r in responses if r is not None)
+            raise missing_document(present, key_path, present_is_key=False)
+        for response, path in zip(responses, response_paths):
+            if response is None:
+                raise missing_document(key, path, present_is_key=True)
+            check_documents(key, response, check_forms)
+        key.drop_forms()
+        for response in responses:
+            response.drop_forms()
+        yield key, responses
+
+
 @dataclass
 class Stream:
     """One key/response pair of files as documents, with their names."""
@@ -154,22 +186,67 @@ def _task(task):
     return index, score_document(key, response, options)
 
 
+def _systems_task(task):
+    index, key, responses, options = task
+    return index, score_against_key(key, responses, options)
+
+
+@dataclass
+class KeyedStream:
+    """One key file and several response files as documents: each key
+    document with the response files' documents, in file order."""
+
+    key_name: str
+    response_names: list[str]
+    documents: Iterator[tuple[SourceDocument, list[SourceDocument]]]
+
+
 def score_streams(streams: list[Stream], options: Options, jobs: int = 1, progress=None) -> list[Scored]:
     """Score several streams; documents of all of them go through one pool of
     ``jobs`` processes and come back in order, so nothing depends on
     ``jobs``. ``progress``, if given, is called with each stream index and
     :class:`DocumentResult` as it is scored."""
-    warnings = [Warnings() for _ in streams]
-    documents: list[list[DocumentResult]] = [[] for _ in streams]
-    counts = [dict.fromkeys(COUNTED, 0) for _ in streams]
-    seen_eids = [({}, {}) for _ in streams]
 
     def tasks():
         for index, stream in enumerate(streams):
             for key, response in stream.pairs:
                 yield index, key, response, options
 
-    for index, outcome in ordered_map(_task, tasks(), jobs):
+    return _collect(streams, ordered_map(_task, tasks(), jobs), progress)
+
+
+def score_keyed_streams(streams: list[KeyedStream], options: Options, jobs: int = 1,
+                        progress=None) -> list[list[Scored]]:
+    """Score several systems against each key, each key document read and
+    loaded once; per key stream, one :class:`Scored` per response file.
+    ``progress`` is called with the flat index of a (key, response) pair
+    (key streams in order, then responses in order) and the result."""
+    offsets, flat = [], []
+    for stream in streams:
+        offsets.append(len(flat))
+        flat += [Stream(stream.key_name, name, iter(())) for name in stream.response_names]
+
+    def tasks():
+        for index, stream in enumerate(streams):
+            for key, responses in stream.documents:
+                yield index, key, responses, options
+
+    def outcomes():
+        for index, results in ordered_map(_systems_task, tasks(), jobs):
+            for system, outcome in enumerate(results):
+                yield offsets[index] + system, outcome
+
+    scored = _collect(flat, outcomes(), progress)
+    return [scored[offset:offset + len(stream.response_names)] for offset, stream in zip(offsets, streams)]
+
+
+def _collect(streams: list[Stream], outcomes, progress) -> list[Scored]:
+    """Add up ``(stream index, Outcome)`` pairs, in order, per stream."""
+    warnings = [Warnings() for _ in streams]
+    documents: list[list[DocumentResult]] = [[] for _ in streams]
+    counts = [dict.fromkeys(COUNTED, 0) for _ in streams]
+    seen_eids = [({}, {}) for _ in streams]
+    for index, outcome in outcomes:
         stream = streams[index]
         doc_id = outcome.result.doc_id
         for seen, eids, label in ((seen_eids[index][0], outcome.key_eids, f"key {stream.key_name}"),

@@ -54,3 +54,22 @@ def file_settings(key_name: str, key_path: str, response_name: str, response_pat
         "key_sha256": file_digest(key_path),
         "response_sha256": file_digest(response_path),
     }
+
+
+ZERO_METHOD_NAMES = {"dependent": "dep", "linear": "lin"}
+
+
+def signature(options: Options, fmt: str | None, test: str | None = None, samples: int | None = None,
+              confidence: int | None = None, level: float = 0.95, seed: int = 12345) -> str:
+    """One line that names what a figure depends on, to quote beside it:
+    version, format, matching, singletons, zero method, metrics, the test
+    (``bs`` or ``ar``) and its samples, the confidence intervals' level and
+    samples (when asked for), and the seed."""
+    fields = [f"corefud-scorer {__version__}", f"fmt:{fmt or options.format or 'corefud'}",
+              f"match:{options.match}", f"sing:{'yes' if options.keep_singletons else 'no'}",
+              f"zero:{ZERO_METHOD_NAMES[options.zero_match]}", "m:" + ",".join(options.metric_list),
+              f"test:{test}-{samples}" if test else "test:none"]
+    if confidence:
+        fields.append(f"ci:{level * 100:g}%-{confidence}")
+    fields.append(f"seed:{seed}")
+    return "|".join(fields)

@@ -1,0 +1,182 @@
+"""Several systems side by side: their figures, bootstrap confidence
+intervals and paired tests against the first system (the baseline), and
+how they are rendered as text and JSON.
+
+The figures of a file pair are its scores; those of a benchmark its
+macro-averages over datasets, resampled within each dataset
+(:mod:`.significance`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import significance
+from .significance import CONLL, DEFAULT_SEED, LEVEL, Statistics
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """What to resample: ``confidence`` bootstrap samples for intervals, a
+    paired bootstrap (``paired_bs`` samples) or approximate randomization
+    (``paired_ar`` trials), with ``seed``; intervals at ``level``."""
+
+    confidence: int | None = None
+    paired_bs: int | None = None
+    paired_ar: int | None = None
+    seed: int = DEFAULT_SEED
+    level: float = LEVEL
+
+    @property
+    def test(self) -> str | None:
+        return "bs" if self.paired_bs else "ar" if self.paired_ar else None
+
+    @property
+    def samples(self) -> int | None:
+        return self.paired_bs or self.paired_ar
+
+    @property
+    def asked(self) -> bool:
+        return bool(self.confidence or self.test)
+
+
+@dataclass
+class Systems:
+    """Systems' figures (per system, name -> (recall, precision, F1); CoNLL
+    has F1 only), their intervals (when asked for) and each system's tests
+    against the first (when asked for)."""
+
+    names: list[str]
+    figures: list[dict[str, tuple]]
+    intervals: list[dict[str, significance.Interval]] | None
+    tests: list[dict[str, significance.Comparison]] | None
+    signature: str
+    level: float = LEVEL
+
+    @property
+    def figure_names(self) -> list[str]:
+        return list(self.figures[0])
+
+
+def pair_figures(result) -> dict[str, tuple]:
+    """A file pair's figures from its :class:`~corefud_scorer.results.Result`."""
+    figures = {name: (m.recall, m.precision, m.f1) for name, m in result.metrics.items()}
+    if result.conll is not None:
+        figures[CONLL] = (None, None, result.conll)
+    return figures
+
+
+def macro_figures(bench) -> dict[str, tuple]:
+    """A benchmark's macro-averaged figures."""
+    figures = {name: (a.recall, a.precision, a.f1) for name, a in bench.macro.items()}
+    if bench.macro_conll is not None:
+        figures[CONLL] = (None, None, bench.macro_conll)
+    return figures
+
+
+def compare(names: list[str], documents: list[list[list]], figures: list[dict], metrics,
+            resampling: Resampling, signature: str) -> Systems:
+    """Intervals and tests from each system's per-document statistics
+    (``documents[s][g]``: system ``s``'s document results in group ``g``)."""
+    intervals = tests = None
+    if resampling.asked:
+        stats = Statistics.from_documents(documents, metrics)
+        if resampling.confidence:
+            intervals = significance.confidence_intervals(stats, resampling.confidence, resampling.level,
+                                                          resampling.seed)
+        if resampling.test == "bs":
+            tests = significance.paired_bootstrap(stats, resampling.paired_bs, resampling.level, resampling.seed)
+        elif resampling.test == "ar":
+            tests = significance.approximate_randomization(
+                stats, resampling.paired_ar, resampling.level, resampling.seed,
+                resampling.confidence or significance.BOOTSTRAP_SAMPLES)
+    return Systems(names, figures, intervals, tests, signature, resampling.level)
+
+
+# --- text ---
+
+def _percent(value, decimals: int) -> str:
+    return "n/a" if value is None else f"{value * 100:.{decimals}f}"
+
+
+def _with_interval(value, interval, decimals: int) -> str:
+    if interval is None:
+        return _percent(value, decimals) + " [n/a]"
+    low, high = interval
+    return f"{_percent(value, decimals)} [{_percent(low, decimals)}, {_percent(high, decimals)}]"
+
+
+def table_rows(systems: Systems, decimals: int = 2) -> tuple[list[str], list[list[str]]]:
+    """The comparison as a header and rows of cells: a row per figure and
+    system."""
+    level = f"{systems.level * 100:g}%"
+    header = ["metric", "system", "recall", "precision", "F1"]
+    if systems.intervals:
+        header[2:] = [f"{h} [{level} CI]" for h in header[2:]]
+    if systems.tests is not None:
+        header += [f"F1 diff [{level} CI]", "p-value"]
+    rows = []
+    for name in systems.figure_names:
+        for s, system in enumerate(systems.names):
+            figures = systems.figures[s][name]
+            cells = [name, system]
+            for k, label in enumerate(("recall", "precision", "f1")):
+                if figures[k] is None and name == CONLL:
+                    cells.append("")
+                elif systems.intervals:
+                    cells.append(_with_interval(figures[k], getattr(systems.intervals[s][name], label), decimals))
+                else:
+                    cells.append(_percent(figures[k], decimals))
+            if systems.tests is not None:
+                if s == 0:
+                    cells += ["baseline", ""]
+                else:
+                    test = systems.tests[s - 1][name]
+                    if test.difference is None:
+                        cells += ["n/a", "n/a"]
+                    else:
+                        difference = f"{test.difference * 100:+.{decimals}f}"
+                        interval = ("[n/a]" if test.interval is None else
+                                    f"[{test.interval[0] * 100:+.{decimals}f}, {test.interval[1] * 100:+.{decimals}f}]")
+                        cells += [f"{difference} {interval}", f"{test.p_value:.4f}"]
+            rows.append(cells)
+    return header, rows
+
+
+def render(systems: Systems, fmt: str = "text", decimals: int = 2) -> str:
+    """The comparison table (aligned text or Markdown), then the signature."""
+    header, rows = table_rows(systems, decimals)
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(cells) + " |"
+                 for cells in [header, ["---", "---"] + ["---:"] * (len(header) - 2)] + rows]
+        return "\n".join(lines) + f"\n\nSignature: `{systems.signature}`\n"
+    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
+                       for i, (cell, w) in enumerate(zip(cells, widths))).rstrip()
+             for cells in [header] + rows]
+    return "\n".join(lines) + f"\n\nSignature: {systems.signature}\n"
+
+
+# --- JSON ---
+
+def add_intervals(metrics: dict, intervals: dict[str, significance.Interval]) -> None:
+    """Add each figure's intervals to a JSON ``metrics`` object, in place:
+    ``interval`` (F1), ``recall_interval``, ``precision_interval``."""
+    for name, interval in intervals.items():
+        if name not in metrics:
+            continue
+        target = metrics[name]
+        target["interval"] = None if interval.f1 is None else list(interval.f1)
+        if name != CONLL:
+            target["recall_interval"] = None if interval.recall is None else list(interval.recall)
+            target["precision_interval"] = None if interval.precision is None else list(interval.precision)
+
+
+def tests_json(systems: Systems) -> dict:
+    """``{figure: {system: {"difference", "interval", "p_value"}}}`` for each
+    system but the baseline, on F1 (system minus baseline)."""
+    return {name: {system: {"difference": tests[name].difference,
+                            "interval": None if tests[name].interval is None else list(tests[name].interval),
+                            "p_value": tests[name].p_value}
+                   for system, tests in zip(systems.names[1:], systems.tests)}
+            for name in systems.figure_names}
