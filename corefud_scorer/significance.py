@@ -35,14 +35,14 @@ from typing import Sequence
 
 import numpy as np
 
-from .metrics import BlancCounts, Counts
+from .metrics import BlancCounts
+from .results import CONLL_PARTS
 
 DEFAULT_SEED = 12345
 BOOTSTRAP_SAMPLES = 1000
 AR_TRIALS = 10000
 LEVEL = 0.95
 CONLL = "conll"
-CONLL_PARTS = ("muc", "bcub", "ceafe")
 # Differences closer than this count as equal: a swap of every document
 # gives back the observed difference up to rounding.
 TOLERANCE = 1e-12
