@@ -7,7 +7,7 @@ EXAMPLE := fixtures/example
 REFERENCE ?=
 BENCH_ARGS ?=
 
-.PHONY: demo test install install-test pytest conformance bench bench-corpus differential clean
+.PHONY: demo test install install-test pytest conformance bench bench-corpus bench-significance differential clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,10 @@ bench: install
 # 30 generated datasets, over 1M tokens, in one `bench` call with -j 1 and -j 2.
 bench-corpus: install
 	$(PY) bench/corpus.py $(BENCH_ARGS)
+
+# Resampling tests on one core: 10,000 randomization trials x 3 systems x 1,000 documents.
+bench-significance: install
+	$(PY) bench/significance.py $(BENCH_ARGS)
 
 # Random files scored by both scorers: `make differential REFERENCE=DIR`.
 differential: install
