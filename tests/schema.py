@@ -18,8 +18,17 @@ def _counts(counts, where):
     assert all(isinstance(v, (int, float)) and not math.isnan(v) for v in counts.values()), where
 
 
+def _intervals(metric, where):
+    for field in ("interval", "recall_interval", "precision_interval"):
+        if field in metric:
+            low, high = metric[field]
+            _fraction(low, where), _fraction(high, where)
+            assert low <= high, f"{where}.{field}"
+
+
 def validate_metric(name, metric, where):
     assert set(metric) >= {"recall", "precision", "f1", "counts"}, where
+    _intervals(metric, where)
     for field in ("recall", "precision", "f1"):
         _fraction(metric[field], f"{where}.{field}")
     if name == "blanc":
@@ -37,7 +46,8 @@ def validate_metrics(metrics, where="metrics"):
     assert isinstance(metrics, dict) and metrics, where
     for name, metric in metrics.items():
         if name == "conll":
-            assert set(metric) == {"f1", "parts"}, where
+            assert {"f1", "parts"} <= set(metric) <= {"f1", "parts", "interval"}, where
+            _intervals(metric, where)
             assert set(metric["parts"]) == {"muc", "bcub", "ceafe"}, where
             _fraction(metric["f1"], f"{where}.conll")
             assert metric["f1"] == sum(metric["parts"][n] for n in ("muc", "bcub", "ceafe")) / 3 or \

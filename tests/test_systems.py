@@ -134,8 +134,7 @@ def test_text_table_has_a_row_per_system_and_the_signature(generated):
 
 def test_confidence_for_one_system_adds_intervals_to_the_json():
     data = run_cli(KEY, RESPONSE, "--confidence", "300", "--output", "json").json
-    validate_result({**data, "metrics": {k: {f: v for f, v in m.items() if "interval" not in f}
-                                         for k, m in data["metrics"].items()}})
+    validate_result(data)
     for name, metric in data["metrics"].items():
         assert metric["interval"][0] <= metric["interval"][1]
         if name != CONLL:
