@@ -108,24 +108,22 @@ def build_bench_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _positive(text: str) -> int:
+def _whole(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}: {value}")
     return value
+
+
+def _positive(text: str) -> int:
+    return _whole(text, 1)
 
 
 def _natural(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative: {value}")
-    return value
+    return _whole(text, 0)
 
 
 def _decimals(text: str) -> int:
