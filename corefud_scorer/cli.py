@@ -44,6 +44,9 @@ def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
                         help="the files' format (default: detected from the files)")
     parser.add_argument("--no-form-check", action="store_true",
                         help="do not compare the key's and the response's word forms")
+    parser.add_argument("--form-check", action="store_true",
+                        help="compare word forms of CoNLL-2012 files too (not by default: scorer.pl "
+                        "compares only the tokens, and its test files change the words of mentions)")
     parser.add_argument("--per-doc", action="store_true", help="add one row per document")
     parser.add_argument("-j", "--jobs", type=_positive, default=available_cores(),
                         help="processes scoring documents in parallel (default: all cores, %(default)s here)")
@@ -273,6 +276,7 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    _conll_defaults(args, parser)
     options = options_from(args, parser)
     files = [args.key_file, *args.sys_files]
     if files.count("-") > 1:
@@ -355,6 +359,26 @@ def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr
         text += "\n" + render_table(rows, "text", decimals=args.width)
     stdout.write(text)
     return 0
+
+
+def _conll_defaults(args, parser) -> None:
+    """CoNLL-2012 files (given or detected): exact matching by default, no
+    head-based matching (the format has no heads), word forms compared only
+    with --form-check."""
+    from .readers import detect_format
+
+    fmt = args.format or (detect_format(args.key_file) if args.key_file != "-" else None)
+    if fmt != "conll":
+        return
+    if args.shared_task:
+        parser.error("--shared-task presets are for CorefUD files, not CoNLL-2012")
+    if args.match in ("head", "partial"):
+        parser.error(f"-a {args.match} needs mention heads, and the CoNLL-2012 format has none "
+                     "(no column gives syntactic heads); use -a exact, its default")
+    if args.match is None:
+        args.match = "exact"
+    args.format = "conll"
+    args.no_form_check = args.no_form_check or not args.form_check
 
 
 def bench_main(argv: list[str], stdout, stderr) -> int:

@@ -105,6 +105,11 @@ def score_document(key_source: SourceDocument, response_source: SourceDocument,
                    options: Options) -> Outcome:
     """Load, align and score one pair of checked documents."""
     memory.between_documents()
+    if getattr(key_source, "scored_as", None) == "v8.01":
+        # CoNLL-2012: the reference scorer v8.01's reading and metrics.
+        from .conll import score_document as score_v8
+
+        return score_v8(key_source, response_source, options)
     key_doc = key_source.load()
     return _outcome(key_source, key_doc, response_source, options)
 

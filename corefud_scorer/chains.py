@@ -1,0 +1,302 @@
+"""The reference scorer v8.01's view of a document: entities as chains of
+mention ids, and its metrics as pure functions of them.
+
+``scorer.pl`` v8.01 (Pradhan et al. 2014) matches mentions exactly and gives
+each distinct span an id. Where a span is repeated it does not refuse below
+ten repeats, and its numbers are these:
+
+* a key span given twice (in one entity or two) keeps one id, the same in
+  every place it stands;
+* a response span that is also a key span is kept where it first appears
+  and removed from the later places (an entity left empty disappears);
+* a response span not in the key keeps one id in every place it stands.
+
+Each metric below computes what v8.01 computes on such chains, repeats
+included, with its arithmetic (float sums in its order, ``1 - (1 - x)``
+for CEAF), and returns :class:`~corefud_scorer.metrics.Counts` that add
+across documents. BLANC's link sets are counted without listing every
+pair: pairs of ids that stand once on each side are counted from the
+contingency; only pairs involving a repeated id are looked at one by one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Hashable, Sequence
+
+import numpy as np
+
+from . import assignment
+from .metrics import Counts, lea as _lea, mention_overlap as _mention_overlap
+from .partition import Cells, Contingency
+
+
+@dataclass
+class Repeat:
+    """One repeated span: where (entity index, span) and the ids v8.01 prints."""
+
+    entity: int
+    span: Hashable
+    old_id: int
+    new_id: int
+
+
+@dataclass
+class Chains:
+    """One document after v8.01's mention identification."""
+
+    key: list[list[int]]
+    response: list[list[int]]
+    key_spans: int            # distinct key spans
+    response_spans: int       # distinct response spans, after removing repeats
+    exact: int                # response spans that are key spans
+    id_count: int             # ids given: key mentions (repeats too) + response-only spans
+    key_repeats: list[Repeat] = field(default_factory=list)
+    response_repeats: list[Repeat] = field(default_factory=list)
+    spans: dict = field(default_factory=dict)  # id -> span
+
+
+def identify(key: Sequence[Sequence[Hashable]], response: Sequence[Sequence[Hashable]]) -> Chains:
+    """Ids for the spans of key and response entities (lists of spans in
+    order), repeated response spans removed, as v8.01's IdentifMentions."""
+    ids: dict = {}
+    count = 0
+    key_repeats = []
+    for e, entity in enumerate(key):
+        for span in entity:
+            if span in ids:
+                key_repeats.append(Repeat(e, span, ids[span], count))
+            ids[span] = count
+            count += 1
+    mapped: dict = {}
+    exact = 0
+    response_repeats = []
+    kept_entities = []
+    for e, entity in enumerate(response):
+        kept = []
+        for span in entity:
+            if span in mapped:
+                response_repeats.append(Repeat(e, span, mapped[span], ids.get(span)))
+                continue
+            if span in ids:
+                mapped[span] = ids[span]
+                exact += 1
+            kept.append(span)
+        if kept:
+            kept_entities.append(kept)
+    for entity in kept_entities:
+        for span in entity:
+            if span not in mapped:
+                mapped[span] = count
+                count += 1
+    spans = {i: s for s, i in ids.items()}
+    spans.update({i: s for s, i in mapped.items()})
+    return Chains([[ids[s] for s in entity] for entity in key],
+                  [[mapped[s] for s in entity] for entity in kept_entities],
+                  len(ids), len(mapped), exact, count, key_repeats, response_repeats, spans)
+
+
+def _last_index(chains: list[list[int]]) -> dict[int, int]:
+    """id -> the last chain holding it (v8.01's ``Indexa``)."""
+    return {m: i for i, chain in enumerate(chains) for m in chain}
+
+
+def _members(chains: list[list[int]]) -> dict[int, list[int]]:
+    """id -> every chain holding it, in order, once each."""
+    out: dict[int, list[int]] = defaultdict(list)
+    for i, chain in enumerate(chains):
+        for m in chain:
+            held = out[m]
+            if not held or held[-1] != i:  # chains come in order
+                held.append(i)
+    return out
+
+
+def muc(c: Chains) -> Counts:
+    """Correct links: in each response chain, mentions with a later mention of
+    the same key chain (the last chain holding each id)."""
+    key_of = _last_index(c.key)
+    correct = 0
+    for chain in c.response:
+        groups = Counter(key_of[m] for m in chain if m in key_of)
+        correct += sum(n - 1 for n in groups.values())
+    key_links = sum(len(chain) - 1 for chain in c.key if chain)
+    response_links = sum(len(chain) - 1 for chain in c.response if chain)
+    return Counts(float(correct), float(key_links), float(correct), float(response_links))
+
+
+def b_cubed(c: Chains) -> Counts:
+    """Per response mention: the mentions of its chain found in the key chain
+    of that mention, over the sizes of both chains, added in v8.01's order."""
+    key_of = _last_index(c.key)
+    key_members = _members(c.key)
+    acc_p = 0.0
+    acc_r = 0.0
+    for chain in c.response:
+        size = len(chain)
+        common: Counter = Counter()
+        for m in chain:
+            for k in key_members.get(m, ()):
+                common[k] += 1
+        for m in chain:
+            k = key_of.get(m)
+            ci = common[k] if k is not None else 0
+            acc_p += ci / size
+            if k is not None:
+                acc_r += ci / len(c.key[k])
+    return Counts(acc_r, float(sum(len(k) for k in c.key)), acc_p, float(sum(len(r) for r in c.response)))
+
+
+def _ceaf(c: Chains, entity_based: bool) -> Counts:
+    response_members = _members(c.response)
+    common: dict = defaultdict(int)
+    for i, chain in enumerate(c.key):
+        for m in chain:
+            for j in response_members.get(m, ()):
+                common[i, j] += 1
+    if entity_based:
+        weights = {(i, j): 2 * n / (len(c.key[i]) + len(c.response[j])) for (i, j), n in common.items()}
+    else:
+        weights = {pair: float(n) for pair, n in common.items()}
+    total = 0.0
+    if weights:
+        chosen = dict(assignment.solve(len(c.key), len(c.response), weights))
+        # v8.01 minimises 1 - similarity and adds 1 - cost per key chain, in order.
+        for i in range(len(c.key)):
+            total += 1 - (1 - weights.get((i, chosen[i]), 0.0)) if i in chosen else 0.0
+    if entity_based:
+        return Counts(total, float(len(c.key)), total, float(len(c.response)))
+    return Counts(total, float(sum(len(k) for k in c.key)), total, float(sum(len(r) for r in c.response)))
+
+
+def ceafe(c: Chains) -> Counts:
+    return _ceaf(c, True)
+
+
+def ceafm(c: Chains) -> Counts:
+    return _ceaf(c, False)
+
+
+def _pairs2(x: int) -> int:
+    return x * (x - 1) // 2
+
+
+def _side(chains):
+    members: dict = defaultdict(set)
+    occurrences: Counter = Counter()
+    twice_in_one: set = set()
+    for i, chain in enumerate(chains):
+        seen = set()
+        for m in chain:
+            if m in seen:
+                twice_in_one.add(m)
+            seen.add(m)
+            members[m].add(i)
+            occurrences[m] += 1
+    return members, occurrences, twice_in_one
+
+
+def _links(members, twice, a, b) -> tuple[bool, bool]:
+    """(coreference link, non-coreference link) between ids a and b on one side."""
+    if a == b:
+        return a in twice, len(members.get(a, ())) >= 2
+    sa, sb = members.get(a), members.get(b)
+    if not sa or not sb:
+        return False, False
+    return bool(sa & sb), not (len(sa) == 1 and sa == sb)
+
+
+def blanc(c: Chains) -> tuple[Counts, Counts]:
+    """v8.01's link sets: coreference links are the pairs of positions within a
+    chain, non-coreference links the pairs across two chains, both as sets of
+    id pairs. Returns the coreference and non-coreference Counts."""
+    k_members, k_occ, k_twice = _side(c.key)
+    r_members, r_occ, r_twice = _side(c.response)
+    special = {m for m, n in k_occ.items() if n > 1} | {m for m, n in r_occ.items() if n > 1}
+
+    # Pairs of ids standing once on each side (or absent from one side).
+    k_sizes = [sum(1 for m in chain if m not in special) for chain in c.key]
+    r_sizes = [sum(1 for m in chain if m not in special) for chain in c.response]
+    cells: Counter = Counter()
+    r_of = {m: j for j, chain in enumerate(c.response) for m in chain if m not in special}
+    for i, chain in enumerate(c.key):
+        for m in chain:
+            if m not in special and m in r_of:
+                cells[i, r_of[m]] += 1
+    key_c = sum(_pairs2(n) for n in k_sizes)
+    key_n = _pairs2(sum(k_sizes)) - key_c
+    resp_c = sum(_pairs2(n) for n in r_sizes)
+    resp_n = _pairs2(sum(r_sizes)) - resp_c
+    isect_c = sum(_pairs2(n) for n in cells.values())
+    rows: Counter = Counter()
+    cols: Counter = Counter()
+    for (i, j), n in cells.items():
+        rows[i] += n
+        cols[j] += n
+    total = sum(cells.values())
+    isect_n = (total * total - sum(v * v for v in rows.values()) - sum(v * v for v in cols.values())
+               + sum(v * v for v in cells.values())) // 2
+
+    # Pairs involving a repeated id, one by one.
+    if special:
+        everyone = set(k_occ) | set(r_occ)
+        for a in sorted(special):
+            for b in everyone:
+                if b in special and b < a:
+                    continue
+                kc, kn = _links(k_members, k_twice, a, b)
+                rc, rn = _links(r_members, r_twice, a, b)
+                key_c += kc
+                key_n += kn
+                resp_c += rc
+                resp_n += rn
+                isect_c += kc and rc
+                isect_n += kn and rn
+    return (Counts(float(isect_c), float(key_c), float(isect_c), float(resp_c)),
+            Counts(float(isect_n), float(key_n), float(isect_n), float(resp_n)))
+
+
+def mention_identification(c: Chains) -> Counts:
+    """Identification of mentions: response spans equal to a key span."""
+    return Counts(float(c.exact), float(c.key_spans), float(c.exact), float(c.response_spans))
+
+
+def contingency(c: Chains) -> Contingency:
+    """The chains as a contingency (each key mention's last response chain, and
+    each response mention's last key chain), for the measures v8.01 lacks."""
+    response_of = _last_index(c.response)
+    key_of = _last_index(c.key)
+    n_r = len(c.response)
+    rows, cols = [], []
+    for i, chain in enumerate(c.key):
+        for m in chain:
+            if m in response_of:
+                rows.append(i)
+                cols.append(response_of[m])
+    recall = Cells.from_pairs(rows, cols, n_r)
+    rows, cols = [], []
+    for j, chain in enumerate(c.response):
+        for m in chain:
+            if m in key_of:
+                rows.append(key_of[m])
+                cols.append(j)
+    precision = Cells.from_pairs(rows, cols, n_r)
+    return Contingency(np.array([len(k) for k in c.key], dtype=np.int64),
+                       np.array([len(r) for r in c.response], dtype=np.int64),
+                       recall, precision, recall)
+
+
+def lea(c: Chains) -> Counts:
+    return _lea(contingency(c))
+
+
+def mention_overlap(c: Chains, mention_of: dict) -> Counts:
+    """MOR over the chains' mentions (``mention_of``: span -> model mention)."""
+    def side(chains):
+        return SimpleNamespace(entities=[[mention_of[c.spans[m]] for m in chain] for chain in chains])
+    return _mention_overlap(SimpleNamespace(key=side(c.key), response=side(c.response)))
+
+
+METRICS = {"muc": muc, "bcub": b_cubed, "ceafe": ceafe, "ceafm": ceafm, "lea": lea}

@@ -1,0 +1,104 @@
+"""Score a CoNLL-2012 document pair with the reference scorer v8.01's numbers.
+
+The reader (:mod:`.readers.conll2012`) and the check are the shared ones;
+for each checked pair, :func:`score_document` replaces scorer 1.2's match
+and partition by v8.01's reading (:mod:`.chains`: exact matching, its
+handling of repeated spans) and its metrics. Singletons are dropped unless
+``keep_singletons`` (the reference scorer always keeps them: ``-s``). BLANC
+is combined by scorer 1.2's rule (:func:`summary.blanc_score`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import chains as v8
+from .errors import ScorerError
+from .metrics import BlancCounts, Counts
+from .results import DocumentResult, Options
+
+# Matching modes that need syntactic heads, which the format does not have.
+HEADLESS_REFUSED = ("head", "partial")
+
+
+def check_match(match: str) -> None:
+    if match in HEADLESS_REFUSED:
+        raise ScorerError(f"-a {match} needs mention heads, and the CoNLL-2012 format has none "
+                          "(no column gives syntactic heads); use -a exact")
+
+
+@dataclass
+class Prepared:
+    """One document pair in v8.01's terms, with what was noticed on the way."""
+
+    chains: v8.Chains
+    mention_of: dict
+    singletons: tuple[int, int]
+
+
+def _spans(doc, keep_singletons: bool):
+    """Each entity as its mentions' spans (word tuples), singletons dropped unless kept."""
+    entities, dropped, mention_of = [], 0, {}
+    for entity in doc.entities:
+        spans = [m.words for m in entity.mentions]
+        if not keep_singletons and len(set(spans)) < 2:
+            dropped += 1
+            continue
+        for m in entity.mentions:
+            mention_of.setdefault(m.words, m)
+        entities.append(spans)
+    return entities, dropped, mention_of
+
+
+def prepare(key_doc, response_doc, keep_singletons: bool) -> Prepared:
+    key, key_dropped, key_mentions = _spans(key_doc, keep_singletons)
+    response, response_dropped, response_mentions = _spans(response_doc, keep_singletons)
+    response_mentions.update(key_mentions)
+    return Prepared(v8.identify(key, response), response_mentions, (key_dropped, response_dropped))
+
+
+def document_counts(prepared: Prepared, metrics) -> dict:
+    out: dict = {}
+    for name in dict.fromkeys(metrics):
+        if name in v8.METRICS:
+            out[name] = v8.METRICS[name](prepared.chains)
+        elif name == "blanc":
+            out[name] = BlancCounts(*v8.blanc(prepared.chains))
+        elif name == "mention":
+            out[name] = v8.mention_identification(prepared.chains)
+        elif name == "mor":
+            out[name] = v8.mention_overlap(prepared.chains, prepared.mention_of)
+        elif name == "zero":
+            out[name] = Counts()  # the format has no zeros
+    return out
+
+
+def _repeat_place(source, model_doc, span) -> str:
+    """Where a span stands the second time (the place v8.01 reports as repeated)."""
+    lines = [m.line for entity in model_doc.entities for m in entity.mentions if m.words == span]
+    if len(lines) > 1 and lines[1] is not None:
+        return f"{source.path}:{lines[1]}"
+    return f"document {source.doc_id!r}"
+
+
+def score_document(key_source, response_source, options: Options):
+    """Load and score one checked pair of CoNLL-2012 documents (an
+    :class:`~corefud_scorer.scoring.Outcome`)."""
+    from .scoring import Outcome
+
+    check_match(options.match)
+    key_doc, response_doc = key_source.load(), response_source.load()
+    prepared = prepare(key_doc, response_doc, options.keep_singletons)
+    c = prepared.chains
+    notes = []
+    for label, repeats, source, model_doc in (("key", c.key_repeats, key_source, key_doc),
+                                              ("response", c.response_repeats, response_source, response_doc)):
+        if repeats:
+            notes.append((label, "repeated mentions (a span given again), scored as scorer.pl v8.01 "
+                          "scores them", _repeat_place(source, model_doc, repeats[0].span), len(repeats)))
+    result = DocumentResult(key_source.doc_id, document_counts(prepared, options.metric_list),
+                            sum(len(k) for k in c.key), sum(len(r) for r in c.response),
+                            len(c.key), len(c.response), key_source.tokens)
+    dropped = {"key_singletons_dropped": prepared.singletons[0],
+               "response_singletons_dropped": prepared.singletons[1]}
+    return Outcome(result, [], [], notes, dropped)
