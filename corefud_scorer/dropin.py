@@ -1,0 +1,121 @@
+"""``conll-scorer``: a stand-in for the reference scorer ``scorer.pl`` v8.01.
+
+    conll-scorer METRIC KEY RESPONSE [none|DOCNAME]
+
+METRIC is ``muc``, ``bcub``, ``ceafm``, ``ceafe``, ``blanc`` or ``all``.
+Without a name every document is scored and shown; with ``none`` only the
+totals are printed; with a document's name (the text after ``#begin
+document ``) only that document is scored. The output is ``scorer.pl``'s,
+line for line, except the first line, which names this scorer's version.
+Every mention is scored (singletons kept), documents are paired by name.
+Unlike ``scorer.pl`` it never refuses repeated mentions (each is reported
+as v8.01 reports it, and scored as v8.01 scores it) and it reports bad input
+as one line on stderr with exit code 2, printing nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from . import __version__, chains as v8
+from .errors import ScorerError
+from .readers.conll2012 import ConllDocument, read_documents
+from .report_v8 import PairScore, render
+
+PROG = "conll-scorer"
+METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "all")
+USAGE = f"""usage: {PROG} METRIC KEY RESPONSE [none|DOCNAME]
+
+  METRIC    muc, bcub, ceafm, ceafe, blanc, or all (each of them in turn)
+  KEY       the key (gold) file, CoNLL-2011/2012 format
+  RESPONSE  the response (system) file, same documents and tokens
+  none      score every document, print only the totals
+  DOCNAME   score only this document (the text after '#begin document ')
+
+The numbers and the text of the reference scorer scorer.pl v8.01.
+"""
+
+
+def version_line() -> str:
+    return f"version: {__version__} corefud_scorer\n"
+
+
+def _spans(doc: ConllDocument):
+    return [list(spans) for spans in doc.entities]
+
+
+def score_pair(name: str, key: ConllDocument, response: ConllDocument) -> PairScore:
+    key_entities, response_entities = _spans(key), _spans(response)
+    c = v8.identify(key_entities, response_entities)
+    counts = {"muc": v8.muc(c), "bcub": v8.b_cubed(c), "ceafm": v8.ceafm(c), "ceafe": v8.ceafe(c),
+              "blanc": v8.blanc(c)}
+    return PairScore(name, key_entities, response_entities, c, counts, v8.mention_identification(c))
+
+
+def _check(key: ConllDocument, response: ConllDocument) -> None:
+    """The same sentences and number of words (positions must mean the same tokens)."""
+    k_lengths, r_lengths = key.sentence_lengths, response.sentence_lengths
+    if k_lengths != r_lengths:
+        for s, (k, r) in enumerate(zip(k_lengths, r_lengths)):
+            if k != r:
+                raise ScorerError(f"sentence {s + 1} of document {key.doc_id!r} has {k} words in the key, "
+                                  f"{r} in the response", (key.path, key.sentences[s].line),
+                                  (response.path, response.sentences[s].line))
+        raise ScorerError(f"document {key.doc_id!r} has {len(k_lengths)} sentences in the key, "
+                          f"{len(r_lengths)} in the response", (key.path, key.first_line),
+                          (response.path, response.first_line))
+
+
+def pairs_of(key_path: str, response_path: str, name: str | None) -> list[PairScore]:
+    """The scored document pairs: every key document (paired by name), or the named one."""
+    keys = list(read_documents(key_path, "key"))
+    responses = {doc.doc_id: doc for doc in read_documents(response_path, "response")}
+    if name is not None and name != "none":
+        keys = [doc for doc in keys if doc.doc_id == name]
+        if not keys:
+            raise ScorerError(f"no document named {name!r} (the text after '#begin document ')",
+                              (key_path, None))
+    else:
+        key_names = {doc.doc_id for doc in keys}
+        for doc in responses.values():
+            if doc.doc_id not in key_names:
+                raise ScorerError(f"document {doc.doc_id!r} is not in the key {key_path}",
+                                  (doc.path, doc.first_line))
+    out = []
+    for key in keys:
+        response = responses.get(key.doc_id)
+        if response is None:
+            raise ScorerError(f"document {key.doc_id!r} is not in the response {response_path}",
+                              (key.path, key.first_line))
+        _check(key, response)
+        out.append(score_pair(key.doc_id, key, response))
+    return out
+
+
+def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    if len(argv) < 3 or len(argv) > 4 or argv[0] in ("-h", "--help"):
+        (stdout if argv[:1] in (["-h"], ["--help"]) else stderr).write(USAGE)
+        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
+    metric = argv[0].lower()
+    if metric not in METRICS:
+        print(f"{PROG}: error: invalid metric {argv[0]!r} (one of {', '.join(METRICS)})", file=stderr)
+        return 2
+    name = argv[3] if len(argv) == 4 else None
+    try:
+        pairs = pairs_of(argv[1], argv[2], name)
+    except ScorerError as err:
+        print(f"{PROG}: error: {err}", file=stderr)
+        return 2
+    stdout.write(render(metric, pairs, name, version_line()))
+    return 0
+
+
+def entry_point() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry_point()

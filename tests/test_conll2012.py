@@ -1,0 +1,298 @@
+"""CoNLL-2012 files: the reader, the scores of scorer.pl v8.01 through
+``corefud-scorer --format conll``, and the ``conll-scorer`` drop-in's text.
+
+The drop-in's output is compared with what ``scorer.pl`` printed on the
+conformance suite's files (``tests/conll_expected/scorer_pl.json``, made by
+``tools/conll_expected.py``), and with ``perl scorer.pl`` itself where Perl
+and a work tree of the reference scorer are at hand.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import os
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from corefud_scorer import chains as v8
+from corefud_scorer.dropin import main as dropin_main
+from corefud_scorer.errors import ScorerError
+from corefud_scorer.readers import detect_format
+from corefud_scorer.readers.conll2012 import read_file, sniff
+
+from conftest import ROOT, run_cli
+
+SUITE = next((p / "conformance" / "conll2012" for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared")
+              if (p / "conformance" / "conll2012").is_dir()), None)
+EXPECTED = ROOT / "tests" / "conll_expected" / "scorer_pl.json"
+REFERENCE = next((p for p in (ROOT.parent / "peers" / "reference-coreference-scorers",
+                              ROOT.parent.parent / "peers" / "reference-coreference-scorers",
+                              Path(os.environ.get("CONLL_REFERENCE", "/nonexistent")))
+                  if (p / "scorer.pl").is_file()), None)
+needs_suite = pytest.mark.skipif(SUITE is None, reason="../shared/conformance is not beside the project")
+
+
+def conll(*documents, trailing: bool = True) -> str:
+    """A file from (header, sentences) pairs; a sentence is a list of (form, coref)."""
+    lines = []
+    for header, sentences in documents:
+        lines.append(f"#begin document {header}")
+        for sentence in sentences:
+            for i, (form, coref) in enumerate(sentence):
+                lines.append(f"doc\t0\t{i}\t{form}\t{coref}")
+            lines.append("")
+        lines.append("#end document")
+    return "\n".join(lines) + ("\n" if trailing else "")
+
+
+# --- reader ---
+
+def test_reader_mentions_entities_and_documents(write):
+    path = write("a.conll", conll(
+        ("(d1); part 000", [[("A", "(1"), ("b", "1)|(2)"), ("c", "-")], [("D", "(2(1"), ("e", "1)2)")]]),
+        ("(d1); part 001", [[("x", "(7)"), ("y", "_")]]),
+        ("(LuoTestCase); ", [[("z", "(3)")]])))
+    docs = read_file(str(path))
+    assert [d.doc_id for d in docs] == ["(d1); part 000", "(d1); part 001", "(LuoTestCase); "]
+    first = docs[0]
+    # Ids in order of first appearance; one-token mentions, then openings, then closings.
+    assert first.entity_ids == ["1", "2"]
+    assert first.entities == [[(0, 1), (3, 4)], [(1, 1), (3, 4)]]
+    assert [len(s.word_lines) for s in first.sentences] == [3, 2]
+    assert first.sentences[1].forms == ["D", "e"]
+    model = first.load()
+    # The second sentence's words get sentence index 1; a mention's head is its first word.
+    words = model.entities[0].mentions[1].words
+    assert len(words) == 2 and words[0] // 10**9 == 1 and model.entities[0].mentions[1].head == words[0]
+    assert docs[1].entities == [[(0, 0)]]
+
+
+def test_reader_stacks_nested_mentions_of_one_entity(write):
+    path = write("a.conll", conll(("(n)", [[("a", "(1"), ("b", "(1"), ("c", "1)"), ("d", "1)")]])))
+    assert read_file(str(path))[0].entities == [[(1, 2), (0, 3)]]
+
+
+def test_reader_space_separated_columns_and_double_antecedents(write):
+    path = write("a.conll", "#begin document (x); part 000\nx -\nx (10043\nx 10043)|(5+1)\n#end document\n")
+    assert read_file(str(path))[0].entities == [[(1, 2)]]
+
+
+def test_sniff_and_detection(write):
+    path = write("a.txt", conll(("(d)", [[("a", "(1)")]])))
+    assert sniff("#begin document (d); part 000\n")
+    assert not sniff("# newdoc id = d\n1\ta\n")
+    assert detect_format(str(path)) == "conll"
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("#begin document (d)\nd 0 0 a (1\nd 0 1 b -\n#end document\n", 2, "never closed"),
+    ("#begin document (d)\nd 0 0 a -\nd 0 1 b 1)\n#end document\n", 3, "none is open"),
+    ("#begin document (d)\nd 0 0 a (1)\n", 1, "never ended"),
+    ("#begin document (d)\nd 0 0 a -\n#begin document (e)\n", 3, "inside document"),
+    ("#begin document (d)\nd 0 0 a -\n#end document\n#begin document (d)\nd 0 0 a -\n#end document\n",
+     4, "second time"),
+    ("#begin document (d)\nd 0 0 a (x)\n#end document\n", 2, "malformed coreference value"),
+    ("d 0 0 a -\n", 1, "outside a document"),
+    # Openings are read before closings, as v8.01 reads them: '1)(1' closes itself.
+    ("#begin document (d)\nd 0 0 a (1\nd 0 1 b 1)(1\n#end document\n", 2, "never closed"),
+])
+def test_reader_errors_name_file_and_line(write, text, line, message):
+    path = write("bad.conll", text)
+    with pytest.raises(ScorerError) as err:
+        read_file(str(path))
+    assert str(err.value).startswith(f"{path}:{line}: ")
+    assert message in str(err.value)
+
+
+def test_empty_file_is_an_error(write):
+    path = write("empty.conll", "\n")
+    with pytest.raises(ScorerError, match="no '#begin document'"):
+        read_file(str(path))
+
+
+# --- v8.01's chains and metrics ---
+
+def _naive_blanc(key, response):
+    """BLANC's link sets exactly as v8.01 builds them: every pair of positions."""
+    def links(chains):
+        coref, non = set(), set()
+        for chain in chains:
+            for a, b in itertools.combinations(chain, 2):
+                coref.add((min(a, b), max(a, b)))
+        for x, y in itertools.combinations(chains, 2):
+            for a in x:
+                for b in y:
+                    non.add((min(a, b), max(a, b)))
+        return coref, non
+    kc, kn = links(key)
+    rc, rn = links(response)
+    return (len(kc & rc), len(kc), len(rc)), (len(kn & rn), len(kn), len(rn))
+
+
+def test_blanc_counts_equal_the_link_sets_with_repeated_ids():
+    rng = random.Random(7)
+    for _ in range(300):
+        ids = list(range(rng.randint(1, 12)))
+        key = [[rng.choice(ids) for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(1, 4))]
+        response = [[rng.choice(ids + [20, 21]) for _ in range(rng.randint(1, 4))]
+                    for _ in range(rng.randint(1, 4))]
+        c = v8.Chains(key, response, 0, 0, 0, 0)
+        coref, non = v8.blanc(c)
+        expected = _naive_blanc(key, response)
+        assert (coref.recall_num, coref.recall_den, coref.precision_den) == expected[0], (key, response)
+        assert (non.recall_num, non.recall_den, non.precision_den) == expected[1], (key, response)
+
+
+def test_identify_removes_response_repeats_of_key_spans_only():
+    key = [["a", "b"], ["c"]]
+    response = [["a", "b", "a"], ["x", "b"], ["x", "c"]]
+    c = v8.identify(key, response)
+    # a and b stay where they first appear; x (not in the key) keeps one id in both places.
+    assert c.key == [[0, 1], [2]]
+    assert c.response == [[0, 1], [3], [3, 2]]
+    assert [r.span for r in c.response_repeats] == ["a", "b"]
+    assert (c.key_spans, c.response_spans, c.exact, c.id_count) == (3, 4, 3, 4)
+
+
+# --- corefud-scorer --format conll ---
+
+@needs_suite
+def test_format_conll_repeated_mentions_scored_as_v801():
+    run = run_cli(SUITE / "TC-A.key", SUITE / "TC-A-9.response", "--format", "conll", "-s",
+                  "-m", "muc", "bcub", "blanc", "--output", "json")
+    assert run.code == 0, run.err
+    metrics = run.json["metrics"]
+    # perl scorer.pl v8.01, each metric alone (its 'all' stops at ten repeats).
+    assert metrics["muc"]["counts"]["recall_num"] == 1 and metrics["muc"]["counts"]["precision_den"] == 3
+    assert metrics["bcub"]["recall"] == pytest.approx(3.33333333333333 / 6, abs=1e-12)
+    assert metrics["bcub"]["precision"] == pytest.approx(2.83333333333333 / 7, abs=1e-12)
+    assert "repeated mentions" in run.err and ": 10 (first: " in run.err
+
+
+@needs_suite
+def test_format_detected_and_exact_by_default():
+    detected = run_cli(SUITE / "TC-M.key", SUITE / "TC-M-2.response", "-s", "--output", "json")
+    given = run_cli(SUITE / "TC-M.key", SUITE / "TC-M-2.response", "--format", "conll", "-a", "exact",
+                    "-s", "--output", "json")
+    assert detected.code == given.code == 0
+    assert detected.json["metrics"] == given.json["metrics"]
+
+
+@needs_suite
+@pytest.mark.parametrize("match", ["head", "partial"])
+def test_head_matching_is_refused(match):
+    run = run_cli(SUITE / "TC-A.key", SUITE / "TC-A-1.response", "--format", "conll", "-a", match)
+    assert run.code == 2 and run.out == ""
+    assert "has none" in run.err and "heads" in run.err
+
+
+def test_singletons_dropped_unless_kept(write):
+    key = write("k.conll", conll(("(d)", [[("a", "(1)"), ("b", "(1)"), ("c", "(2)")]])))
+    response = write("r.conll", conll(("(d)", [[("a", "(1)"), ("b", "(1)"), ("c", "(3)")]])))
+    dropped = run_cli(key, response, "-m", "bcub", "mention", "--output", "json")
+    kept = run_cli(key, response, "-s", "-m", "bcub", "mention", "--output", "json")
+    assert dropped.json["metrics"]["bcub"]["counts"]["recall_den"] == 2
+    assert kept.json["metrics"]["bcub"]["counts"]["recall_den"] == 3
+    assert kept.json["metrics"]["mention"]["counts"]["recall_num"] == 3
+
+
+def test_documents_must_match(write):
+    key = write("k.conll", conll(("(d)", [[("a", "(1)"), ("b", "(1)")]])))
+    response = write("r.conll", conll(("(e)", [[("a", "(1)"), ("b", "(1)")]])))
+    run = run_cli(key, response, "--output", "json")
+    assert run.code == 2 and run.out == "" and "(d)" in run.err and "(e)" in run.err
+    short = write("s.conll", conll(("(d)", [[("a", "(1)")]])))
+    run = run_cli(key, short)
+    assert run.code == 2 and "1 in the response" in run.err
+
+
+# --- the drop-in ---
+
+def _dropin(*args):
+    out, err = io.StringIO(), io.StringIO()
+    code = dropin_main([str(a) for a in args], out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _runs():
+    if not EXPECTED.is_file():
+        return []
+    return sorted(json.loads(EXPECTED.read_text(encoding="utf-8")))
+
+
+def _arguments(case: str):
+    metric, response, mode = case.split(" ")
+    key = SUITE / (response.rsplit("-", 1)[0] + ".key")
+    name = read_file(str(key))[0].doc_id
+    extra = {"all": [], "none": ["none"], "name": [name]}[mode]
+    return [metric, key, SUITE / response, *extra]
+
+
+@needs_suite
+@pytest.mark.parametrize("case", _runs())
+def test_dropin_prints_what_scorer_pl_printed(case):
+    expected = json.loads(EXPECTED.read_text(encoding="utf-8"))[case]
+    code, out, err = _dropin(*_arguments(case))
+    assert code == 0, err
+    first, rest = out.split("\n", 1)
+    assert first.startswith("version: ")
+    assert rest == expected
+
+
+@needs_suite
+@pytest.mark.skipif(REFERENCE is None or shutil.which("perl") is None,
+                    reason="perl or the reference scorer's work tree is missing")
+@pytest.mark.parametrize("case", [c for c in _runs() if " name" not in c])
+def test_dropin_equals_perl_scorer_live(case):
+    arguments = _arguments(case)
+    perl = subprocess.run(["perl", str(REFERENCE / "scorer.pl"), *map(str, arguments)],
+                          capture_output=True, text=True)
+    code, out, _ = _dropin(*arguments)
+    assert code == 0 and perl.returncode == 0
+    assert out.split("\n", 1)[1] == perl.stdout.split("\n", 1)[1]
+
+
+@needs_suite
+@pytest.mark.skipif(REFERENCE is None or shutil.which("perl") is None,
+                    reason="perl or the reference scorer's work tree is missing")
+def test_dropin_goes_on_where_perl_refuses_repeats():
+    arguments = ["all", SUITE / "TC-A.key", SUITE / "TC-A-9.response", "none"]
+    perl = subprocess.run(["perl", str(REFERENCE / "scorer.pl"), *map(str, arguments)],
+                          capture_output=True, text=True)
+    assert perl.returncode == 1 and "too many repeated mentions" in perl.stderr
+    code, out, _ = _dropin(*arguments)
+    assert code == 0
+    # The same text as far as Perl goes, then every metric.
+    assert out.split("\n", 1)[1].startswith(perl.stdout.split("\n", 1)[1])
+    assert out.count("====== TOTALS =======") == 5
+
+
+def test_dropin_usage_and_errors(write):
+    code, out, err = _dropin("muc", "k")
+    assert code == 2 and out == "" and "usage:" in err
+    key = write("k.conll", conll(("(d)", [[("a", "(1)"), ("b", "(1)")]])))
+    code, out, err = _dropin("lea", key, key)
+    assert code == 2 and out == "" and "invalid metric" in err
+    code, out, err = _dropin("muc", key, key, "(nope)")
+    assert code == 2 and out == "" and "(nope)" in err
+    bad = write("b.conll", "#begin document (d)\nd 0 0 a (1\n#end document\n")
+    code, out, err = _dropin("muc", key, bad)
+    assert code == 2 and out == "" and err.startswith(f"conll-scorer: error: {bad}:2: ")
+
+
+def test_dropin_several_documents_paired_by_name(write):
+    key = write("k.conll", conll(("(a); part 000", [[("x", "(1)"), ("y", "(1)")]]),
+                                 ("(b); part 000", [[("x", "(1)"), ("y", "(2)")]])))
+    response = write("r.conll", conll(("(b); part 000", [[("x", "(1)"), ("y", "(1)")]]),
+                                      ("(a); part 000", [[("x", "(1)"), ("y", "(1)")]])))
+    code, out, _ = _dropin("muc", key, response, "none")
+    assert code == 0
+    assert "Coreference: Recall: (1 / 1) 100%\tPrecision: (1 / 2) 50%\tF1: 66.66%\n" in out
+    code, out, _ = _dropin("muc", key, response, "(b); part 000")
+    assert out.count("====> (b); part 000:") == 2 and "(a)" not in out
