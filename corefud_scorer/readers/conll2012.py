@@ -36,6 +36,8 @@ RE_DOUBLE_ANTECEDENT = re.compile(r"\((\d+\+\d)\)")
 RE_SINGLE = re.compile(r"\((\d+)\)")
 RE_OPEN = re.compile(r"\((\d+)")
 RE_CLOSE = re.compile(r"(\d+)\)")
+# The usual value: brackets joined by '|', read part by part.
+RE_SIMPLE = re.compile(r"(?:\(\d+\)?|\d+\))(?:\|(?:\(\d+\)?|\d+\)))*")
 
 
 def sniff(head: str) -> bool:
@@ -116,14 +118,55 @@ class _DocumentBuilder:
         self.doc.mention_lines[index].append(line)
 
     def word(self, fields: list[str], lineno: int) -> None:
-        if self.sentence is None:
-            self.sentence = Sentence(lineno, None, None, [], [])
-        self.sentence.forms.append(fields[3] if len(fields) >= 5 else None)
-        self.sentence.word_lines.append(lineno)
+        sentence = self.sentence
+        if sentence is None:
+            sentence = self.sentence = Sentence(lineno, None, None, [], [])
+        sentence.forms.append(fields[3] if len(fields) >= 5 else None)
+        sentence.word_lines.append(lineno)
         value = fields[-1]
         if value != "-" and value != "_":
-            self._brackets(value, lineno)
+            if RE_SIMPLE.fullmatch(value):
+                self._simple(value, lineno)
+            else:
+                self._brackets(value, lineno)
         self.token += 1
+
+    def _open_mention(self, eid: str, lineno: int) -> None:
+        self._entity(eid)
+        stack = self.open.get(eid)
+        if stack is None:
+            stack = self.open[eid] = []
+        stack.append((self.token, lineno))
+
+    def _close_mention(self, eid: str, lineno: int) -> None:
+        stack = self.open.get(eid)
+        if not stack:
+            raise ScorerError(f"'{eid})' closes a mention of entity {eid}, but none is open",
+                              (self.path, lineno))
+        start, start_line = stack.pop()
+        self._add(eid, start, self.token, start_line)
+
+    def _simple(self, value: str, lineno: int) -> None:
+        """Brackets joined by '|': the same reading as :meth:`_brackets`, part by part."""
+        if "|" not in value:
+            if value[0] == "(":
+                if value[-1] == ")":
+                    self._add(value[1:-1], self.token, self.token, lineno)
+                else:
+                    self._open_mention(value[1:], lineno)
+            else:
+                self._close_mention(value[:-1], lineno)
+            return
+        parts = value.split("|")
+        for part in parts:
+            if part[0] == "(" and part[-1] == ")":
+                self._add(part[1:-1], self.token, self.token, lineno)
+        for part in parts:
+            if part[0] == "(" and part[-1] != ")":
+                self._open_mention(part[1:], lineno)
+        for part in parts:
+            if part[0] != "(":
+                self._close_mention(part[:-1], lineno)
 
     def _brackets(self, value: str, lineno: int) -> None:
         token = self.token
@@ -141,20 +184,13 @@ class _DocumentBuilder:
             if m is None:
                 break
             rest = rest[:m.start()] + rest[m.end():]
-            self._entity(m.group(1))
-            self.open.setdefault(m.group(1), []).append((token, lineno))
+            self._open_mention(m.group(1), lineno)
         while True:
             m = RE_CLOSE.search(rest)
             if m is None:
                 break
             rest = rest[:m.start()] + rest[m.end():]
-            eid = m.group(1)
-            stack = self.open.get(eid)
-            if not stack:
-                raise ScorerError(f"'{eid})' closes a mention of entity {eid}, but none is open",
-                                  (self.path, lineno))
-            start, start_line = stack.pop()
-            self._add(eid, start, token, start_line)
+            self._close_mention(m.group(1), lineno)
         if rest.strip("|"):
             raise ScorerError(f"malformed coreference value {value!r} (expected '-' or brackets "
                               "such as '(12', '12)', '(12)' joined by '|')", (self.path, lineno))
@@ -197,52 +233,52 @@ def read_documents(path: str, side: str = "key") -> Iterator[ConllDocument]:
     malformed coreference column, a file without documents.
     """
     handle = _open(path)
+    try:
+        with handle:
+            data = handle.read()
+    except OSError as err:
+        raise ScorerError(f"cannot read: {err.strerror or err}", (path, None)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ScorerError(f"not UTF-8 text ({err.reason})", (path, data.count(b"\n", 0, err.start) + 1)) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
     builder: _DocumentBuilder | None = None
     seen: dict[str, int] = {}
     count = 0
-    lineno = 0
-    try:
-        with handle:
-            for lineno, data in enumerate(handle, 1):
-                text = data.decode("utf-8").rstrip("\r\n")
-                if lineno == 1 and text.startswith("\ufeff"):
-                    text = text[1:]
-                fields = text.split()
-                if not fields:
-                    if builder is not None:
-                        builder.end_sentence()
-                    continue
-                if text[0] == "#":
-                    m = RE_BEGIN.match(text)
-                    if m:
-                        if builder is not None:
-                            raise ScorerError(
-                                f"'#begin document' inside document {builder.doc.doc_id!r} "
-                                f"(begun at line {builder.doc.first_line}, never ended)", (path, lineno))
-                        name = m.group(1).rstrip("\r")
-                        if name in seen:
-                            raise ScorerError(f"document {name!r} begins a second time "
-                                              f"(first at line {seen[name]})", (path, lineno))
-                        seen[name] = lineno
-                        builder = _DocumentBuilder(path, count, name, lineno)
-                        count += 1
-                        continue
-                    if RE_END.search(text):
-                        if builder is None:
-                            raise ScorerError("'#end document' without '#begin document'", (path, lineno))
-                        yield builder.finish(lineno)
-                        builder = None
-                        continue
-                    # Any other comment line is skipped.
-                    continue
+    for lineno, line in enumerate(text.split("\n"), 1):
+        fields = line.split()
+        if not fields:
+            if builder is not None:
+                builder.end_sentence()
+            continue
+        if line[0] == "#":
+            m = RE_BEGIN.match(line)
+            if m:
+                if builder is not None:
+                    raise ScorerError(
+                        f"'#begin document' inside document {builder.doc.doc_id!r} "
+                        f"(begun at line {builder.doc.first_line}, never ended)", (path, lineno))
+                name = m.group(1).rstrip("\r")
+                if name in seen:
+                    raise ScorerError(f"document {name!r} begins a second time "
+                                      f"(first at line {seen[name]})", (path, lineno))
+                seen[name] = lineno
+                builder = _DocumentBuilder(path, count, name, lineno)
+                count += 1
+                continue
+            if RE_END.search(line):
                 if builder is None:
-                    raise ScorerError("token line outside a document (no '#begin document' before it)",
-                                      (path, lineno))
-                builder.word(fields, lineno)
-    except UnicodeDecodeError as err:
-        raise ScorerError(f"not UTF-8 text ({err.reason})", (path, lineno)) from None
-    except OSError as err:
-        raise ScorerError(f"cannot read: {err.strerror or err}", (path, lineno or None)) from None
+                    raise ScorerError("'#end document' without '#begin document'", (path, lineno))
+                yield builder.finish(lineno)
+                builder = None
+            # Any other comment line is skipped.
+            continue
+        if builder is None:
+            raise ScorerError("token line outside a document (no '#begin document' before it)",
+                              (path, lineno))
+        builder.word(fields, lineno)
     if builder is not None:
         raise ScorerError(f"document {builder.doc.doc_id!r} is never ended ('#end document' missing)",
                           (path, builder.doc.first_line))
