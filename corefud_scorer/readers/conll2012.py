@@ -125,11 +125,15 @@ class _DocumentBuilder:
         sentence.word_lines.append(lineno)
         value = fields[-1]
         if value != "-" and value != "_":
-            if RE_SIMPLE.fullmatch(value):
-                self._simple(value, lineno)
-            else:
-                self._brackets(value, lineno)
+            self.coreference(value, lineno)
         self.token += 1
+
+    def coreference(self, value: str, lineno: int) -> None:
+        """The brackets of the current token's last column."""
+        if RE_SIMPLE.fullmatch(value):
+            self._simple(value, lineno)
+        else:
+            self._brackets(value, lineno)
 
     def _open_mention(self, eid: str, lineno: int) -> None:
         self._entity(eid)
@@ -278,7 +282,16 @@ def read_documents(path: str, side: str = "key") -> Iterator[ConllDocument]:
         if builder is None:
             raise ScorerError("token line outside a document (no '#begin document' before it)",
                               (path, lineno))
-        builder.word(fields, lineno)
+        # builder.word(fields, lineno), inlined: this runs once per token.
+        sentence = builder.sentence
+        if sentence is None:
+            sentence = builder.sentence = Sentence(lineno, None, None, [], [])
+        sentence.forms.append(fields[3] if len(fields) >= 5 else None)
+        sentence.word_lines.append(lineno)
+        value = fields[-1]
+        if value != "-" and value != "_":
+            builder.coreference(value, lineno)
+        builder.token += 1
     if builder is not None:
         raise ScorerError(f"document {builder.doc.doc_id!r} is never ended ('#end document' missing)",
                           (path, builder.doc.first_line))
