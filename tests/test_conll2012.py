@@ -296,3 +296,67 @@ def test_dropin_several_documents_paired_by_name(write):
     assert "Coreference: Recall: (1 / 1) 100%\tPrecision: (1 / 2) 50%\tF1: 66.66%\n" in out
     code, out, _ = _dropin("muc", key, response, "(b); part 000")
     assert out.count("====> (b); part 000:") == 2 and "(a)" not in out
+
+
+# Repeats of every kind v8.01 reads: a key span in two entities (a) and twice in one (f),
+# a response span repeating a key span (b, in two entities) and one the key does not
+# have (i, twice in one entity).
+REPEATS_KEY = """#begin document (rep); part 000
+rep 0 0 a (1)|(2)
+rep 0 1 b (1)
+rep 0 2 c (2
+rep 0 3 d 2)
+rep 0 4 e (3)
+rep 0 5 f (3)|(3)
+
+rep 0 0 g (4)
+rep 0 1 h (4)
+rep 0 2 i -
+#end document
+"""
+REPEATS_RESPONSE = REPEATS_KEY.replace("a (1)|(2)", "a (1)").replace("b (1)", "b (1)|(5)").replace(
+    "e (3)", "e (2)").replace("f (3)|(3)", "f -").replace("g (4)", "g (4)|(6)").replace("i -", "i (6)|(7)|(4)")
+
+
+def test_dropin_repeats_of_every_kind(write):
+    key, response = write("k.conll", REPEATS_KEY), write("r.conll", REPEATS_RESPONSE)
+    code, out, _ = _dropin("all", key, response, "none")
+    assert code == 0
+    # What perl scorer.pl v8.01 prints for these two files.
+    for line in ("Repeated mention in the key: 0, 0 02", "Repeated mention in the key: 5, 5 56",
+                 "Repeated mention in the response: 1, 1 11", "Repeated mention in the response: 6, 6 77",
+                 "Coreference: Recall: (1 / 5) 20%\tPrecision: (1 / 4) 25%\tF1: 22.22%",
+                 "Coreference: Recall: (4.33333333333333 / 9) 48.14%\tPrecision: (3.83333333333333 / 9) "
+                 "42.59%\tF1: 45.2%",
+                 "Coreference: Recall: (5 / 9) 55.55%\tPrecision: (5 / 9) 55.55%\tF1: 55.55%",
+                 "Coreference: Recall: (2.3 / 4) 57.5%\tPrecision: (2.3 / 5) 46%\tF1: 51.11%",
+                 "Coreference links: Recall: (2 / 5) 40%\tPrecision: (2 / 5) 40%\tF1: 40%",
+                 "Non-coreference links: Recall: (12 / 20) 60%\tPrecision: (12 / 19) 63.15%\tF1: 61.53%",
+                 "BLANC: Recall: (0.5 / 1) 50%\tPrecision: (0.515789473684211 / 1) 51.57%\tF1: 50.76%",
+                 "Identification of Mentions: Recall: (6 / 7) 85.71%\tPrecision: (6 / 7) 85.71%\tF1: 85.71%"):
+        assert line + "\n" in out, line
+    assert out.count("Repeated mention in the response: 1, 1 11") == 5  # once per metric, as v8.01
+
+
+@pytest.mark.skipif(REFERENCE is None or shutil.which("perl") is None,
+                    reason="perl or the reference scorer's work tree is missing")
+@pytest.mark.parametrize("metric", ["muc", "bcub", "ceafm", "ceafe", "blanc", "all"])
+@pytest.mark.parametrize("mode", [[], ["none"], ["(rep); part 000"]])
+def test_dropin_repeats_equal_perl_live(write, metric, mode):
+    key, response = write("k.conll", REPEATS_KEY), write("r.conll", REPEATS_RESPONSE)
+    perl = subprocess.run(["perl", str(REFERENCE / "scorer.pl"), metric, str(key), str(response), *mode],
+                          capture_output=True, text=True)
+    code, out, _ = _dropin(metric, key, response, *mode)
+    assert code == 0 and perl.returncode == 0
+    assert out.split("\n", 1)[1] == perl.stdout.split("\n", 1)[1]
+
+
+def test_format_conll_warns_once_for_repeats(write):
+    key, response = write("k.conll", REPEATS_KEY), write("r.conll", REPEATS_RESPONSE)
+    run = run_cli(key, response, "-s", "-m", "muc", "blanc", "--output", "json")
+    assert run.code == 0
+    assert run.json["metrics"]["muc"]["counts"] == {"recall_num": 1.0, "recall_den": 5.0,
+                                                    "precision_num": 1.0, "precision_den": 4.0}
+    warnings = [line for line in run.err.splitlines() if "repeated mentions" in line]
+    assert len(warnings) == 2  # one for the key, one for the response: count and first place
+    assert any(f"{response}: repeated mentions" in w and ": 2 (first: " in w for w in warnings)
