@@ -7,7 +7,7 @@ EXAMPLE := fixtures/example
 REFERENCE ?=
 BENCH_ARGS ?=
 
-.PHONY: demo test install install-test pytest conformance bench bench-corpus bench-significance differential clean
+.PHONY: demo test install install-test pytest conformance bench bench-corpus bench-significance bench-conll differential clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,11 @@ bench-corpus: install
 # Resampling tests on one core: 10,000 randomization trials x 3 systems x 1,000 documents.
 bench-significance: install
 	$(PY) bench/significance.py $(BENCH_ARGS)
+
+# CoNLL-2012 files against perl scorer.pl v8.01 (REFERENCE_PL=DIR, a work tree of
+# conll/reference-coreference-scorers): `make bench-conll REFERENCE_PL=../reference-coreference-scorers`.
+bench-conll: install
+	$(PY) bench/conll.py --reference $(REFERENCE_PL) $(BENCH_ARGS)
 
 # Random files scored by both scorers: `make differential REFERENCE=DIR`.
 differential: install
