@@ -119,6 +119,10 @@ def score_against_key(key_source: SourceDocument, response_sources: list[SourceD
     """Load a key document once and score several systems' documents
     against it, one outcome per system."""
     memory.between_documents()
+    if getattr(key_source, "scored_as", None) == "v8.01":
+        from .conll import score_document as score_v8
+
+        return [score_v8(key_source, response_source, options) for response_source in response_sources]
     key_doc = key_source.load()
     return [_outcome(key_source, key_doc, response_source, options) for response_source in response_sources]
 

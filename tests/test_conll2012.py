@@ -360,3 +360,16 @@ def test_format_conll_warns_once_for_repeats(write):
     warnings = [line for line in run.err.splitlines() if "repeated mentions" in line]
     assert len(warnings) == 2  # one for the key, one for the response: count and first place
     assert any(f"{response}: repeated mentions" in w and ": 2 (first: " in w for w in warnings)
+
+
+def test_several_systems_scored_as_each_alone(write):
+    key, response = write("k.conll", REPEATS_KEY), write("r.conll", REPEATS_RESPONSE)
+    together = run_cli(key, response, key, "-s", "-m", "muc", "bcub", "--output", "json")
+    alone = run_cli(key, response, "-s", "-m", "muc", "bcub", "--output", "json")
+    assert together.code == 0 and alone.code == 0, together.err
+    first, second = together.json["systems"]
+    assert first["metrics"] == alone.json["metrics"]
+    # The key against itself is not perfect under v8.01's reading of its repeats
+    # (perl scorer.pl muc KEY KEY: recall 2/5, precision 2/3).
+    assert second["metrics"]["muc"]["counts"] == {"recall_num": 2.0, "recall_den": 5.0,
+                                                  "precision_num": 2.0, "precision_den": 3.0}
