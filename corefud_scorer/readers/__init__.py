@@ -61,5 +61,9 @@ def resolve_format(fmt: str | None, key_path: str, response_path: str) -> str:
     return key_format
 
 
-def read_documents(path: str, side: str, fmt: str) -> Iterator[SourceDocument]:
+def read_documents(path: str, side: str, fmt: str, words: bool = False) -> Iterator[SourceDocument]:
+    """``words``: the loaded documents carry their words (``Document.text``),
+    for error analysis; asked of a reader only when wanted."""
+    if words:
+        return reader(fmt).read_documents(path, side, words=True)
     return reader(fmt).read_documents(path, side)
