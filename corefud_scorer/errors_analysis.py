@@ -45,7 +45,7 @@ cumulatively in the order above; correcting all seven gives the key.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .model import ORD_SCALE, SENTENCE_STRIDE, Document, DocumentText, Entity, Mention
 
@@ -160,8 +160,6 @@ class DocumentErrors:
     divided: list[tuple[int, Part]]             # (response index of the key entity's anchor, part)
     missing_mentions: list[tuple[int, int | None]]  # (key index, response index of its anchor)
     missing_entities: list[tuple[list[int], list[int]]]  # (missing key indices, found response indices)
-    text_kind: str = "trees"
-    metric_counts: dict = field(default_factory=dict)  # variant -> metric statistics
 
     def corrected(self, applied) -> list[list[Mention]]:
         """The response entities after applying the corrections of the
@@ -430,8 +428,8 @@ def analyse(key: list[list[Mention]], response: list[list[Mention]], key_entity_
 
     return DocumentErrors(doc_id, counts, occurrences, key_mentions, response_mentions,
                           response_members, key_of, found_of, span_errors, conflated,
-                          [r for _, r in extra_mentions], [extras for _, extras in extra_entities], divided, missing_mentions, missing_entities,
-                          "trees" if text is None or text.trees else "tokens")
+                          [r for _, r in extra_mentions], [extras for _, extras in extra_entities],
+                          divided, missing_mentions, missing_entities)
 
 
 class _Describer:
@@ -459,7 +457,7 @@ class _Describer:
             return ""
         out, previous = [], None
         for pos in mention.words:
-            if previous is not None and pos - previous > ORD_SCALE and pos // SENTENCE_STRIDE == previous // SENTENCE_STRIDE:
+            if previous is not None and ORD_SCALE < pos - previous < SENTENCE_STRIDE // 2:
                 out.append("…")  # a gap in a discontinuous mention
             word = self.text.words.get(pos)
             out.append(word.form if word is not None else "_")

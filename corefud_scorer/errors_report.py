@@ -89,7 +89,8 @@ def render_errors_text(report: ErrorReport, examples: int = 3, worst: int = 5) -
     documents = sorted((d for d in report.per_document if sum(d["counts"].values())),
                        key=lambda d: -sum(d["counts"].values()))
     if len(report.per_document) > 1 and documents:
-        lines += ["", f"Documents with the most errors ({min(worst, len(documents))} of {len(report.per_document)}):"]
+        shown = min(worst, len(documents))
+        lines += ["", f"Documents with the most errors ({shown} of {len(report.per_document)}):"]
         for d in documents[:worst]:
             parts = ", ".join(f"{LABELS[c]} {n}" for c, n in d["counts"].items() if n)
             lines.append(f"  {d['document']}: {sum(d['counts'].values())} ({parts})")

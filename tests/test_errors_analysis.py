@@ -9,8 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from corefud_scorer.api import Options, score
-from corefud_scorer.errors_analysis import (CATEGORIES, analyse, analyse_documents, analyse_files,
-                                            core_span, mention_kind)
+from corefud_scorer.errors_analysis import CATEGORIES, analyse, analyse_documents, core_span, mention_kind
 from corefud_scorer.model import Document, DocumentText, Entity, Mention, Word, position
 from corefud_scorer.readers.corefud import iter_raw_documents, read_documents, read_file
 from corefud_scorer.scoring import align_documents
