@@ -36,7 +36,11 @@ entity into another is one split and one merge, as in the procedure.
 "Pronoun" means a one-word mention headed by ``PRON`` or by ``DET`` with
 ``PronType`` in the dependency trees, not a word list; zeros (mentions headed
 by empty nodes) are a kind of their own, treated like pronouns. A format
-without trees uses the procedure's token rules and an English pronoun list.
+without trees uses the procedure's token rules and an English pronoun list:
+its reader takes ``words`` in ``read_documents`` and fills ``Document.text``
+with ``trees=False`` and its part-of-speech tags (Penn Treebank for
+CoNLL-2012) as ``upos``; a reader that gives no words is analysed with
+spans as they are and no pronoun known, and the report says so.
 
 The cost of a category is the score after correcting it, alone and
 cumulatively in the order above; correcting all seven gives the key.
@@ -645,7 +649,7 @@ def analyse_loaded(key_doc: Document, response_doc: Document, options, jobs: int
                      p.alignment, identity, options.zero_match, key_doc.text, key_doc.doc_id,
                      kept_entity_ids(key_doc, identity, options.keep_singletons),
                      kept_entity_ids(response_doc, identity, options.keep_singletons))
-    text_kind = "trees" if key_doc.text is None or key_doc.text.trees else "tokens"
+    text_kind = "none" if key_doc.text is None else "trees" if key_doc.text.trees else "tokens"
     return DocumentOutcome(key_doc.doc_id, errors.counts, errors.occurrences,
                            cost_counts(errors, p, key_doc, options, jobs), text_kind)
 
@@ -686,6 +690,9 @@ METHODS = {
     "tokens": {"heads": "the format's head word (no trees)",
                "pronouns": "English pronoun list and Penn Treebank tags",
                "span_rules": "leading 'the', trailing \"'s\", one-character non-letter tokens at the edges"},
+    # A reader that gives no words: no pronoun is known, spans are compared as they are.
+    "none": {"heads": "the format's head word", "pronouns": "none known (the reader gives no words)",
+             "span_rules": "none"},
 }
 
 
@@ -717,7 +724,8 @@ def report_of(outcomes: list[DocumentOutcome], options) -> ErrorReport:
     for category in CATEGORIES:
         for mode in ("alone", "cumulative"):
             cost[mode][category] = _scores([o.metric_counts[mode, category] for o in outcomes], options)
-    text_kind = "tokens" if any(o.text_kind == "tokens" for o in outcomes) else "trees"
+    kinds = {o.text_kind for o in outcomes}
+    text_kind = next((k for k in ("none", "tokens") if k in kinds), "trees")
     return ErrorReport(counts, per_document, occurrences, cost, text_kind)
 
 

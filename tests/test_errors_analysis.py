@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from corefud_scorer.api import Options, score
-from corefud_scorer.errors_analysis import CATEGORIES, analyse, analyse_documents, core_span, mention_kind
+from corefud_scorer.errors_analysis import (CATEGORIES, analyse, analyse_documents, analyse_files, core_span,
+                                            mention_kind)
 from corefud_scorer.model import Document, DocumentText, Entity, Mention, Word, position
 from corefud_scorer.readers.corefud import iter_raw_documents, read_documents, read_file
 from corefud_scorer.scoring import align_documents
@@ -176,6 +177,23 @@ def test_without_trees_the_token_rules_and_english_pronouns():
     report = analyse_documents([key], [response], EXACT)
     assert report.counts["span_error"] == 1
     assert report.to_json()["method"]["pronouns"].startswith("English")
+
+
+def test_a_reader_without_words_is_read_as_it_is(story, monkeypatch):
+    from types import SimpleNamespace
+
+    from corefud_scorer import readers
+    from corefud_scorer.readers import corefud
+
+    def plain(path, side="key"):  # a reader that cannot give words
+        return corefud.read_documents(path, side)
+
+    monkeypatch.setattr(readers, "reader", lambda fmt: SimpleNamespace(read_documents=plain))
+    key, response = story
+    report = analyse_files(str(key), str(response), Options(match="exact", keep_singletons=True))
+    assert report.to_json()["method"]["pronouns"].startswith("none known")
+    assert report.counts["missing_mention"] == 1
+    assert report.occurrences[-1]["mentions"][0]["kind"] == "nominal"
 
 
 # --- generated files: every setting ---

@@ -9,6 +9,7 @@ one by one. Everything after reading is shared by all formats.
 
 from __future__ import annotations
 
+import inspect
 from importlib import import_module
 from types import ModuleType
 from typing import Iterator
@@ -63,7 +64,9 @@ def resolve_format(fmt: str | None, key_path: str, response_path: str) -> str:
 
 def read_documents(path: str, side: str, fmt: str, words: bool = False) -> Iterator[SourceDocument]:
     """``words``: the loaded documents carry their words (``Document.text``),
-    for error analysis; asked of a reader only when wanted."""
-    if words:
-        return reader(fmt).read_documents(path, side, words=True)
-    return reader(fmt).read_documents(path, side)
+    for error analysis; asked only of a reader that can give them (one that
+    takes ``words``), and only when wanted."""
+    module = reader(fmt)
+    if words and "words" in inspect.signature(module.read_documents).parameters:
+        return module.read_documents(path, side, words=True)
+    return module.read_documents(path, side)
