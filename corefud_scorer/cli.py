@@ -105,21 +105,11 @@ def build_errors_parser() -> argparse.ArgumentParser:
     _add_scoring_flags(parser)
     parser.add_argument("--output", choices=["text", "json"], default="text",
                         help="a readable report (default) or one JSON object with every occurrence")
-    parser.add_argument("--examples", type=_non_negative, default=3,
+    parser.add_argument("--examples", type=_natural, default=3,
                         help="examples shown per category in the text report (default: %(default)s)")
     parser.add_argument("--plot", metavar="FILE",
                         help="draw what each category costs (.png at 300 dpi, .svg or .pdf)")
     return parser
-
-
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative: {value}")
-    return value
 
 
 def build_bench_parser() -> argparse.ArgumentParser:
