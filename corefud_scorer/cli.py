@@ -2,7 +2,8 @@
 
 ``corefud-scorer KEY SYS`` takes the flags of ``corefud-scorer.py`` 1.2 and
 prints its text; ``corefud-scorer bench KEY_DIR SYS_DIR`` (or ``bench
-MANIFEST``) scores many datasets at once. Every flag, output path and
+MANIFEST``) scores many datasets at once; ``corefud-scorer errors KEY SYS``
+analyses what the response got wrong. Every flag, output path and
 optional dependency is checked before a file is read. Nothing here computes
 a score.
 """
@@ -90,6 +91,27 @@ def build_parser() -> argparse.ArgumentParser:
     _add_scoring_flags(parser)
     parser.add_argument("--output", choices=["text", "json"], default="text",
                         help="text as scorer 1.2 prints it (default) or one JSON object")
+    parser.add_argument("--errors", action="store_true",
+                        help="add an error analysis (an 'errors' object in JSON, a report after the text)")
+    return parser
+
+
+def build_errors_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} errors",
+        description="What the response got wrong: the corrections that turn it into the key, "
+        "by category (span error, missing/extra mention, missing/extra entity, divided entity, "
+        "conflated entities), and what each category costs. Mentions are matched as the score "
+        "matches them (-a, -z, -s).")
+    parser.add_argument("key_file", help="the key (gold) file, or - for standard input")
+    parser.add_argument("sys_file", help="the response (system) file, or - for standard input")
+    _add_scoring_flags(parser)
+    parser.add_argument("--output", choices=["text", "json"], default="text",
+                        help="a readable report (default) or one JSON object with every occurrence")
+    parser.add_argument("--examples", type=_natural, default=3,
+                        help="examples shown per category in the text report (default: %(default)s)")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="draw what each category costs (.png at 300 dpi, .svg or .pdf)")
     return parser
 
 
@@ -243,6 +265,8 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
     try:
         if argv and argv[0] == "bench":
             return bench_main(argv[1:], stdout, stderr)
+        if argv and argv[0] == "errors":
+            return errors_main(argv[1:], stdout, stderr)
         return pair_main(argv, stdout, stderr)
     except ScorerError as err:
         print(f"{PROG}: error: {err}", file=stderr)
@@ -283,18 +307,24 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
         parser.error("only one of KEY and SYS can be - (standard input)")
     _distinct(parser, args.sys_files)
     resampling = resampling_from(args, parser, len(args.sys_files))
+    if args.errors and (len(args.sys_files) > 1 or resampling.asked or "-" in files):
+        parser.error("--errors analyses one response file (not - : it is read a second time), "
+                     "without intervals or tests")
     # Everything imported so far is kept out of the collector's reach, so that
     # collections between documents walk only what the documents made.
     memory.freeze()
     if len(args.sys_files) > 1 or resampling.asked:
         return _systems_main(args, options, resampling, stdout, stderr)
     (result,) = _run([(args.key_file, args.sys_files[0])], options, args, stderr)
+    errors = _errors(args.key_file, args.sys_files[0], options, args.jobs) if args.errors else None
     _report([result], args, stderr)
     if args.output == "json":
         data = {**result.to_dict(per_document=args.per_doc),
                 "signature": _signature(options, result.settings.get("format"), resampling)}
         if args.shared_task:
             data["settings"]["shared_task"] = args.shared_task
+        if errors is not None:
+            data["errors"] = errors.to_json()
         stdout.write(render_json(data))
         return 0
     if args.score_only:
@@ -306,6 +336,53 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
         text = describe(args.shared_task) + "\n" + text
     if args.per_doc:
         text += "\n" + render_table(result.rows(), "text", decimals=args.width)
+    if errors is not None:
+        from .errors_report import render_errors_text
+
+        text += "\n" + render_errors_text(errors)
+    stdout.write(text)
+    return 0
+
+
+def _errors(key_file, sys_file, options, jobs):
+    from .errors_analysis import analyse_files
+
+    return analyse_files(key_file, sys_file, options, jobs)
+
+
+def errors_main(argv: list[str], stdout, stderr) -> int:
+    """``corefud-scorer errors KEY SYS``: the error analysis alone."""
+    from .errors_report import plot_errors, render_errors_text
+    from .report import SCHEMA_VERSION, render_json
+    from .settings import file_settings, option_settings
+
+    parser = build_errors_parser()
+    args = parser.parse_args(argv)
+    options = options_from(args, parser)
+    if args.key_file == "-" and args.sys_file == "-":
+        parser.error("only one of KEY and SYS can be - (standard input)")
+    if resampling_from(args, parser, 1).asked:
+        parser.error("errors: intervals and tests are for scores, not for the error analysis")
+    if args.plot:
+        from .plot import check_plot_path
+
+        check_plot_path(args.plot)
+    memory.freeze()
+    report = _errors(args.key_file, args.sys_file, options, args.jobs)
+    if args.plot:
+        plot_errors(report, args.plot)
+    if args.output == "json":
+        settings = option_settings(options, options.format)
+        if "-" not in (args.key_file, args.sys_file):
+            settings.update(file_settings(args.key_file, args.key_file, args.sys_file, args.sys_file))
+        if args.shared_task:
+            settings["shared_task"] = args.shared_task
+        stdout.write(render_json({"schema_version": SCHEMA_VERSION, "errors": report.to_json(),
+                                  "settings": settings}))
+        return 0
+    text = render_errors_text(report, examples=args.examples)
+    if args.shared_task:
+        text = describe(args.shared_task) + "\n" + text
     stdout.write(text)
     return 0
 

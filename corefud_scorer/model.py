@@ -14,7 +14,7 @@ that builds the :class:`Document` to score, in a worker process if need be.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 SENTENCE_STRIDE = 10**9
 ORD_SCALE = 1000
@@ -78,6 +78,29 @@ class Document:
     first_line: int | None = None
     # What the reader noticed but accepted: (kind, example) pairs, counted by kind.
     warnings: list[tuple[str, str]] = field(default_factory=list)
+    text: "DocumentText | None" = None  # words and sentence ids, when a reader is asked for them
+
+
+class Word(NamedTuple):
+    """A word (or empty node) as error analysis shows and classifies it:
+    its form, its part of speech (UPOS, or the format's tag) and features."""
+
+    form: str
+    upos: str | None = None
+    feats: str | None = None
+
+
+@dataclass
+class DocumentText:
+    """The words of one document by position, and its sentences' ids.
+
+    ``trees`` says whether heads and parts of speech come from dependency
+    trees and UPOS (CorefUD) or not (a format without trees, where error
+    analysis falls back on token rules)."""
+
+    sentence_ids: list
+    words: dict[int, Word]
+    trees: bool = True
 
 
 @dataclass

@@ -9,6 +9,7 @@ one by one. Everything after reading is shared by all formats.
 
 from __future__ import annotations
 
+import inspect
 from importlib import import_module
 from types import ModuleType
 from typing import Iterator
@@ -61,5 +62,11 @@ def resolve_format(fmt: str | None, key_path: str, response_path: str) -> str:
     return key_format
 
 
-def read_documents(path: str, side: str, fmt: str) -> Iterator[SourceDocument]:
-    return reader(fmt).read_documents(path, side)
+def read_documents(path: str, side: str, fmt: str, words: bool = False) -> Iterator[SourceDocument]:
+    """``words``: the loaded documents carry their words (``Document.text``),
+    for error analysis; asked only of a reader that can give them (one that
+    takes ``words``), and only when wanted."""
+    module = reader(fmt)
+    if words and "words" in inspect.signature(module.read_documents).parameters:
+        return module.read_documents(path, side, words=True)
+    return module.read_documents(path, side)

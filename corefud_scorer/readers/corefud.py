@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..errors import ScorerError
-from ..model import ORD_SCALE, SENTENCE_STRIDE, Document, Entity, Mention, Sentence, SourceDocument
+from ..model import (ORD_SCALE, SENTENCE_STRIDE, Document, DocumentText, Entity, Mention, Sentence,
+                     SourceDocument, Word)
 
 FORMAT = "corefud"
 
@@ -90,9 +91,10 @@ class CorefUDDocument(SourceDocument):
     lines: list[str] = field(default_factory=list)
     entity_header: str | None = None
     notes: list[tuple[str, str]] = field(default_factory=list)  # (kind, example) seen in the text
+    words: bool = False  # read with UPOS and FEATS; load() fills Document.text
 
     def load(self) -> Document:
-        return load_document(self, self.entity_header)
+        return load_document(self, self.entity_header, self.words)
 
 
 # The name earlier versions gave it.
@@ -115,8 +117,9 @@ def _open(path: str):
 class _SentenceBuilder:
     """Validates the lines of one sentence as they come."""
 
-    def __init__(self, path: str, line: int, header: dict):
+    def __init__(self, path: str, line: int, header: dict, words: bool = False):
         self.path = path
+        self.words = words
         self.header = header
         self.notes: list[tuple[str, str]] = []
         self.line = line
@@ -159,7 +162,11 @@ class _SentenceBuilder:
             problem = _check_entity(misc, _head_field(self.header.get("global.Entity")))
             if problem:
                 raise self.error(lineno, problem)
-        reduced = f"{token_id}\t{fields[1]}\t_\t_\t_\t_\t{fields[6]}\t_\t{fields[8]}\t{_coreference_misc(misc)}"
+        if self.words:  # error analysis reads UPOS and FEATS
+            reduced = (f"{token_id}\t{fields[1]}\t_\t{fields[3]}\t_\t{fields[5]}\t{fields[6]}\t_\t"
+                       f"{fields[8]}\t{_coreference_misc(misc)}")
+        else:
+            reduced = f"{token_id}\t{fields[1]}\t_\t_\t_\t_\t{fields[6]}\t_\t{fields[8]}\t{_coreference_misc(misc)}"
         expected = len(self.forms) + 1
         if token_id == str(expected):  # the common case first
             self.forms.append(fields[1])
@@ -204,15 +211,19 @@ class _SentenceBuilder:
         return Sentence(self.line, self.sent_id, self.newdoc, self.forms, self.word_lines)
 
 
-def read_documents(path: str, side: str = "key") -> Iterator[CorefUDDocument]:
+def read_documents(path: str, side: str = "key", words: bool = False) -> Iterator[CorefUDDocument]:
     """Yield the documents of a CoNLL-U file, validated line by line.
 
+    ``words`` gives Udapi the UPOS and FEATS columns too (blanked otherwise,
+    for speed), and the loaded documents their words (``Document.text``),
+    which error analysis reads.
     A file without ``# newdoc`` is one document; sentences before the first
     ``# newdoc`` form a document of their own.
     """
     header: dict = {}
-    for doc in iter_raw_documents(path, header):
+    for doc in iter_raw_documents(path, header, words):
         doc.entity_header = header.get("global.Entity")
+        doc.words = words
         doc.entity_scope = _entity_scope(doc.entity_header)
         yield doc
 
@@ -235,7 +246,8 @@ def sniff(head: str) -> bool:
     return False
 
 
-def iter_raw_documents(path: str, header: dict | None = None) -> Iterator[CorefUDDocument]:
+def iter_raw_documents(path: str, header: dict | None = None,
+                       words: bool = False) -> Iterator[CorefUDDocument]:
     """The documents of a file without the header attached; ``header`` (a
     dict) receives ``global.Entity`` as soon as it is seen."""
     if header is None:
@@ -283,7 +295,7 @@ def iter_raw_documents(path: str, header: dict | None = None) -> Iterator[CorefU
                             yield done
                     continue
                 if sentence is None:
-                    sentence = _SentenceBuilder(path, lineno, header)
+                    sentence = _SentenceBuilder(path, lineno, header, words)
                 if text[0] == "#":
                     if sentence.has_token:
                         raise ScorerError("comment line inside a sentence", (path, lineno))
@@ -395,8 +407,9 @@ def _udapi_messages():
         logging.disable(saved[2])
 
 
-def load_document(raw: CorefUDDocument, global_entity: str | None) -> Document:
-    """Parse one raw document with Udapi and return its entities and mentions."""
+def load_document(raw: CorefUDDocument, global_entity: str | None, text: bool = False) -> Document:
+    """Parse one raw document with Udapi and return its entities and mentions;
+    with ``text``, also its words (read with ``words``) and sentence ids."""
     with _udapi_messages() as messages:
         try:
             udoc = _udapi_document(raw, global_entity)
@@ -421,7 +434,19 @@ def load_document(raw: CorefUDDocument, global_entity: str | None) -> Document:
                          f"{_udapi_message(message)} (line {_locate(raw, message)})"))
     entities = _entities(udapi_entities, sentence_index)
     return Document(raw.doc_id, entities, len(raw.sentences), raw.tokens, raw.first_line,
-                    raw.notes + accepted)
+                    raw.notes + accepted, _document_text(udoc, raw) if text else None)
+
+
+def _document_text(udoc, raw: CorefUDDocument) -> DocumentText:
+    """Every word and empty node by position, with its form, UPOS and FEATS."""
+    words = {}
+    for i, tree in enumerate(udoc.trees):
+        base = i * SENTENCE_STRIDE
+        for node in tree.descendants:
+            words[base + node.ord * ORD_SCALE] = Word(node.form, node.upos, str(node.feats))
+        for node in tree.empty_nodes:
+            words[base + round(node.ord * ORD_SCALE)] = Word(node.form, node.upos, str(node.feats))
+    return DocumentText([s.sent_id for s in raw.sentences], words, trees=True)
 
 
 def _warning_kind(message: str) -> str:
