@@ -43,7 +43,20 @@ def option_settings(options: Options, fmt: str | None = None) -> dict:
         "match": options.match,
         "zero_match_method": options.zero_match,
         "check_forms": options.check_forms,
+        **measure_settings(options),
     }
+
+
+def measure_settings(options: Options) -> dict:
+    """The synchronisation, and the mention set of the measures that need one."""
+    from .measures import SHARED_SET_MEASURES
+
+    out: dict = {}
+    if options.sync is not None:
+        out["sync"] = options.sync
+    if any(name in SHARED_SET_MEASURES for name in options.metric_list):
+        out["shared_mention_set"] = "union" if options.sync in (None, "all") else options.sync
+    return out
 
 
 def file_settings(key_name: str, key_path: str, response_name: str, response_path: str) -> dict:
