@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from math import comb, log2
+from math import comb, fsum, log2
 
 import numpy as np
 
@@ -340,8 +340,10 @@ class EntropyCounts(_Additive):
 
 
 def _xlogx(values: np.ndarray) -> float:
-    x = values[values > 0].astype(np.float64)
-    return ordered_sum(x * np.log2(x))
+    # Correctly rounded, so equal multisets of sizes give equal sums whatever
+    # their order, and identical partitions lose exactly no information.
+    x = values[values > 1].astype(np.float64)
+    return fsum((x * np.log2(x)).tolist())
 
 
 def entropy(c: Contingency) -> EntropyCounts:
@@ -372,12 +374,12 @@ def entropy_score(s: EntropyCounts) -> EntropyScore:
     log_n = log2(n)
     h_key = max(log_n - s.key_xlogx / n, 0.0)
     h_response = max(log_n - s.response_xlogx / n, 0.0)
-    h_joint = max(log_n - s.joint_xlogx / n, 0.0)
-    information = max(h_key + h_response - h_joint, 0.0)
-    precision = 1.0 if h_key == 0 else information / h_key
-    recall = 1.0 if h_response == 0 else information / h_response
-    vi = max(2 * h_joint - h_key - h_response, 0.0)
-    return EntropyScore(float(recall), float(precision), float(f1(precision, recall)), float(vi), s)
+    # H(K|R) = H(K,R) - H(R) and H(R|K), each with log n cancelled.
+    lost = max((s.response_xlogx - s.joint_xlogx) / n, 0.0)
+    gained = max((s.key_xlogx - s.joint_xlogx) / n, 0.0)
+    precision = 1.0 if h_key == 0 else max(1.0 - lost / h_key, 0.0)
+    recall = 1.0 if h_response == 0 else max(1.0 - gained / h_response, 0.0)
+    return EntropyScore(recall, precision, f1(precision, recall), lost + gained, s)
 
 
 # --- the registry: -m name -> per-document statistics and final score ---

@@ -3,15 +3,22 @@ and the API, on the seed papers' fixtures (one mention a token)."""
 
 from __future__ import annotations
 
+import sys
+from dataclasses import replace
 from fractions import Fraction as Fr
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from corefud_scorer import Options, score
 from corefud_scorer.results import ALL_METRICS, EVERY_METRICS
 from corefud_scorer.measures import MEASURE_NAMES, SYNC_OPTIONS
-from conftest import FIXTURES, run_cli
+from corefud_scorer.metrics import Counts
+from conftest import FIXTURES, ROOT, run_cli
 from schema import validate_bench, validate_result
+
+sys.path.insert(0, str(ROOT / "bench"))
+import generate  # noqa: E402
 
 SEED = FIXTURES / "seed"
 KEY, RESPONSE = SEED / "pradhan2014.key.conllu", SEED / "pradhan2014.response.conllu"
@@ -141,3 +148,24 @@ def test_every_measure_fits_the_json_schema_per_document_and_in_bench():
     assert data["macro"]["metrics"]["alpha"]["value"] == pytest.approx(sum(values) / len(values))
     table = run_cli("bench", FIXTURES / "bench" / "key", FIXTURES / "bench" / "sys", "-m", "muc", "kappa")
     assert table.code == 0 and table.out.splitlines()[0].split()[-1] == "kappa"
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**6), match=st.sampled_from(["exact", "partial", "head"]), keep=st.booleans())
+def test_every_measure_is_at_its_maximum_on_a_perfect_response(tmp_path_factory, seed, match, keep):
+    folder = tmp_path_factory.mktemp("gen")
+    key, perfect = folder / "key.conllu", folder / "perfect.conllu"
+    generate.write_pair(str(key), str(perfect), seed, docs=1 + seed % 3, tokens_per_doc=150, perfect=True)
+    options = Options(metrics=("every",), match=match, keep_singletons=keep)
+    for sync in (None, "all"):
+        result = score(str(key), str(perfect), replace(options, sync=sync))
+        scored = [result.metrics] + [s["metrics"] for s in result.synchronisation.values()]
+        for metrics in scored:
+            for name in MEASURE_NAMES:
+                m = metrics[name]
+                if name in ("alpha", "kappa"):
+                    assert m.value in (1.0, None), name
+                elif isinstance(m.counts, Counts) and not (m.counts.recall_den and m.counts.precision_den):
+                    continue
+                else:
+                    assert (m.recall, m.precision) == (pytest.approx(1.0, abs=1e-12),) * 2, name
