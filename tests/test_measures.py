@@ -19,6 +19,8 @@ from corefud_scorer.measures import (
     mention_identification, pairwise, score_of, synchronise, zero_statistics)
 from corefud_scorer.metrics import b_cubed, blanc_non_coreference, ceafm, muc
 
+import textbook
+
 
 def exact(value: float, expected: Fr) -> bool:
     """``value`` is the nearest float to ``expected``, give or take rounding in
@@ -114,6 +116,11 @@ def test_cai_strube_example_with_a_spurious_singleton():
     assert precision(b_cubed(c)) == Fr(1, 3)
     assert precision(b_cubed_all(c)) == Fr(2, 3)
     assert b_cubed_sys(c) == b_cubed_sys(contingency_of(CS_KEY, CS_RESPONSE))
+
+
+def test_the_notes_correction_of_the_spurious_singleton_example():
+    # Adding {c}, a key mention, rather than a twinless {e}: B-cubed P = 7/12.
+    assert precision(b_cubed(contingency_of(CS_KEY, CS_RESPONSE + sets("c")))) == Fr(7, 12)
 
 
 def test_ceaf_sys_example():
@@ -242,14 +249,20 @@ def literal_b_cubed(key, response):
     return side(key, response), side(response, key)
 
 
-def literal_cai_strube(key, response):
+def cai_strube_pairs(key, response):
+    """The note's procedure: (key, response) for recall, then for precision."""
     mk, mr = set().union(*key), set().union(*response)
     response = [e for e in response if not (len(e) == 1 and not e & mk)]
     response = response + [{m} for m in mk - mr]
     remaining = set().union(*response) - mk
     key_p = key + [{m} for m in remaining]
     response_r = [e - remaining for e in response if e - remaining]
-    return literal_b_cubed(key, response_r)[0], literal_b_cubed(key_p, response)[1]
+    return (key, response_r), (key_p, response)
+
+
+def literal_cai_strube(key, response):
+    for_recall, for_precision = cai_strube_pairs(key, response)
+    return literal_b_cubed(*for_recall)[0], literal_b_cubed(*for_precision)[1]
 
 
 def literal_b_cubed_all(key, response):
@@ -350,6 +363,11 @@ def test_b_cubed_variants_equal_their_literal_definitions(document):
                                          (b_cubed_all(c), literal_b_cubed_all(key, response))):
         assert counts.recall_num == pytest.approx(float(rn), abs=1e-12) and counts.recall_den == rd
         assert counts.precision_num == pytest.approx(float(pn), abs=1e-12) and counts.precision_den == pd
+    # CEAF-sys: mention-based CEAF of the same two pairs, scipy's assignment.
+    for_recall, for_precision = cai_strube_pairs(key, response)
+    (rn, rd), _ = textbook.ceafm(*for_recall)
+    _, (pn, pd) = textbook.ceafm(*for_precision)
+    assert astuple(ceaf_sys(c)) == pytest.approx((rn, rd, pn, pd), abs=1e-12)
 
 
 @settings(max_examples=100, deadline=None)
