@@ -14,7 +14,7 @@ from corefud_scorer import Options, score
 from corefud_scorer.results import ALL_METRICS, EVERY_METRICS
 from corefud_scorer.measures import MEASURE_NAMES, SYNC_OPTIONS
 from corefud_scorer.metrics import Counts
-from conftest import FIXTURES, ROOT, run_cli
+from conftest import FIXTURES, ROOT, conllu, run_cli
 from schema import validate_bench, validate_result
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -169,3 +169,28 @@ def test_every_measure_is_at_its_maximum_on_a_perfect_response(tmp_path_factory,
                     continue
                 else:
                     assert (m.recall, m.precision) == (pytest.approx(1.0, abs=1e-12),) * 2, name
+
+
+@pytest.mark.parametrize("match, aligned", [("head", 2), ("partial", 2), ("exact", 1)])
+def test_mentions_aligned_by_the_matching_are_one_markable(tmp_path, match, aligned):
+    # Key 'the old dog' ... 'loudly' in one entity; the response has 'old dog'
+    # (the same head, inside the key's span) ... 'loudly'.
+    words = ["the", "old", "dog", "barked", "loudly", "."]
+
+    def sentence(entities):
+        return [(i, w, entities.get(i)) for i, w in enumerate(words, 1)]
+
+    key, response = tmp_path / "k.conllu", tmp_path / "r.conllu"
+    key.write_text(conllu({"d": [sentence({1: "(e1-x-3-", 3: "e1)", 5: "(e1-x-1)"})]}))
+    response.write_text(conllu({"d": [sentence({2: "(r1-x-2-", 3: "r1)", 5: "(r1-x-1)"})]}))
+    options = Options(metrics=("bcub",), match=match, zero_match="linear", keep_singletons=True, sync="all")
+    result = score(str(key), str(response), options)
+    found = result.mention_identification.counts
+    assert (found.recall_num, found.recall_den, found.precision_den) == (aligned, 2, 2)
+    # The intersection keeps the aligned mentions only, on both sides.
+    intersection = result.synchronisation["intersection"]["metrics"]["bcub"]
+    assert intersection.counts.recall_den == intersection.counts.precision_den == aligned
+    assert (intersection.recall, intersection.precision) == (1.0, 1.0)
+    # The union adds each twinless mention to the other side as a singleton.
+    union = result.synchronisation["union"]["metrics"]["bcub"].counts
+    assert union.recall_den == union.precision_den == 4 - aligned
