@@ -151,6 +151,21 @@ def resampling_from(args: argparse.Namespace, parser: argparse.ArgumentParser, s
     return resampling
 
 
+def _measures_alone(parser: argparse.ArgumentParser, options: Options, compared: bool) -> None:
+    """Several systems, intervals and tests resample recall and precision
+    statistics: not the agreement coefficients' or entropy's, nor --sync all."""
+    if not compared:
+        return
+    from .measures import ZERO
+
+    unsupported = [name for name in options.metric_list if name in ZERO]
+    if unsupported:
+        parser.error(f"{', '.join(unsupported)}: not with several systems, --confidence or the tests "
+                     "(their statistics are not recall and precision fractions)")
+    if options.sync == "all":
+        parser.error("--sync all: not with several systems, --confidence or the tests; give one synchronisation")
+
+
 def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Options:
     """Options from flags, a preset, and 1.2's defaults; a flag that contradicts
     the preset, or another flag, is a usage error."""
@@ -284,6 +299,7 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
         parser.error("only one of KEY and SYS can be - (standard input)")
     _distinct(parser, args.sys_files)
     resampling = resampling_from(args, parser, len(args.sys_files))
+    _measures_alone(parser, options, len(args.sys_files) > 1 or resampling.asked)
     # Everything imported so far is kept out of the collector's reach, so that
     # collections between documents walk only what the documents made.
     memory.freeze()
@@ -373,6 +389,7 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
     if several:
         _distinct(parser, args.inputs[1:])
     resampling = resampling_from(args, parser, len(args.inputs) - 1 if len(args.inputs) > 1 else 1)
+    _measures_alone(parser, options, several or resampling.asked)
     if args.plot and several:
         parser.error("--plot draws one system: give one SYS_DIR")
     if options.sync == "all":

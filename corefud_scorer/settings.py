@@ -80,8 +80,11 @@ def signature(options: Options, fmt: str | None, test: str | None = None, sample
     samples (when asked for), and the seed."""
     fields = [f"corefud-scorer {__version__}", f"fmt:{fmt or options.format or 'corefud'}",
               f"match:{options.match}", f"sing:{'yes' if options.keep_singletons else 'no'}",
-              f"zero:{ZERO_METHOD_NAMES[options.zero_match]}", "m:" + ",".join(options.metric_list),
-              f"test:{test}-{samples}" if test else "test:none"]
+              f"zero:{ZERO_METHOD_NAMES[options.zero_match]}", "m:" + ",".join(options.metric_list)]
+    if options.sync is not None:
+        # Synchronisation changes the figures; absent, the line reads as before.
+        fields.append(f"sync:{options.sync}")
+    fields.append(f"test:{test}-{samples}" if test else "test:none")
     if confidence:
         fields.append(f"ci:{level * 100:g}%-{confidence}")
     fields.append(f"seed:{seed}")

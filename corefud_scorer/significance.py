@@ -35,7 +35,6 @@ from typing import Sequence
 
 import numpy as np
 
-from .measures import ZERO
 from .metrics import BlancCounts
 from .results import CONLL_PARTS
 
@@ -51,9 +50,6 @@ TOLERANCE = 1e-12
 BLOCK = 1 << 22
 
 _FIELDS = ("recall_num", "recall_den", "precision_num", "precision_den")
-# Further measures whose statistics are not recall and precision fractions
-# (agreement coefficients, entropy): no intervals or tests for them.
-NOT_RESAMPLED = tuple(ZERO)
 
 
 @dataclass(frozen=True)
@@ -69,8 +65,6 @@ class Layout:
     def of(cls, metrics: Sequence[str]) -> "Layout":
         columns, start = {}, 0
         for name in dict.fromkeys(metrics):
-            if name in NOT_RESAMPLED:
-                continue
             width = 8 if name == "blanc" else 4
             columns[name] = slice(start, start + width)
             start += width

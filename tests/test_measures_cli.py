@@ -194,3 +194,16 @@ def test_mentions_aligned_by_the_matching_are_one_markable(tmp_path, match, alig
     # The union adds each twinless mention to the other side as a singleton.
     union = result.synchronisation["union"]["metrics"]["bcub"].counts
     assert union.recall_den == union.precision_den == 4 - aligned
+
+
+def test_several_systems_take_the_measures_of_recall_and_precision_only(tmp_path):
+    second = tmp_path / "second.conllu"
+    second.write_bytes(RESPONSE.read_bytes())
+    run = run_cli(KEY, RESPONSE, second, *EXACT, "-m", "muc", "bcub-entity", "core-de", "--sync", "key",
+                  "--paired-bs", "50", "--output", "json")
+    assert run.code == 0, run.err
+    assert "|sync:key|" in run.json["signature"]
+    for flags in (["-m", "muc", "alpha"], ["-m", "entropy"], ["-m", "muc", "--sync", "all"]):
+        refused = run_cli(KEY, RESPONSE, second, *EXACT, *flags)
+        assert refused.code == 2 and "not with several systems" in refused.err, flags
+    assert run_cli(KEY, RESPONSE, *EXACT, "-m", "kappa", "--confidence", "50").code == 2
