@@ -16,7 +16,7 @@ from .readers import read_documents, resolve_format
 from .results import ALL_METRICS, CONLL_PARTS, METRIC_NAMES, DocumentResult, MetricScore, Options, Result
 from .scoring import KeyedStream, Scored, Stream, documents_against_key, paired_documents, score_keyed_streams, score_streams
 from .settings import file_digest, file_settings, option_settings
-from .summary import summarize
+from .summary import summarize, summarize_synchronised
 
 __all__ = ["ALL_METRICS", "CONLL_PARTS", "METRIC_NAMES", "DocumentResult", "MetricScore", "Options",
            "Result", "score", "score_many", "score_systems", "score_text", "score_documents"]
@@ -24,7 +24,9 @@ __all__ = ["ALL_METRICS", "CONLL_PARTS", "METRIC_NAMES", "DocumentResult", "Metr
 
 def _result(scored: Scored, options: Options, settings: dict) -> Result:
     metrics, conll = summarize(scored.documents, options.metric_list)
-    return Result(metrics, conll, scored.documents, scored.warnings, settings, scored.counts)
+    synchronisation, markables = summarize_synchronised(scored.documents, options)
+    return Result(metrics, conll, scored.documents, scored.warnings, settings, scored.counts,
+                  synchronisation, markables)
 
 
 def score_many(pairs: list[tuple], options: Options | None = None, jobs: int = 1,

@@ -15,6 +15,7 @@ from pathlib import Path
 from .api import MetricScore, Options, Result, score_many, score_systems
 from .summary import summarize
 from .errors import ScorerError
+from .measures import ONE_NUMBER
 
 MACRO, MICRO = "macro-average", "micro-average"
 
@@ -127,6 +128,7 @@ class Average:
     precision: float | None
     f1: float | None
     datasets: int
+    value: float | None = None  # a measure that is one number (agreement coefficients)
 
 
 @dataclass
@@ -151,7 +153,10 @@ def macro_average(results: list[Result], options: Options) -> tuple[dict[str, Av
     macro = {}
     for name in options.metric_list:
         scores = [r.metrics[name] for r in results if r.metrics[name].applicable]
-        if scores:
+        if name in ONE_NUMBER:
+            macro[name] = Average(name, None, None, None, len(scores),
+                                  sum(s.value for s in scores) / len(scores) if scores else None)
+        elif scores:
             macro[name] = Average(name, sum(s.recall for s in scores) / len(scores),
                                   sum(s.precision for s in scores) / len(scores),
                                   sum(s.f1 for s in scores) / len(scores), len(scores))

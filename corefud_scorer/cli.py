@@ -19,7 +19,7 @@ from .parallel import available_cores
 from .presets import PRESETS, describe
 from .readers import formats
 from .comparison import Resampling
-from .results import ALL_METRICS, METRIC_NAMES, Options
+from .results import ALL_METRICS, GROUPS, METRIC_NAMES, SYNC_CHOICES, Options
 from .significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL
 
 PROG = "corefud-scorer"
@@ -30,8 +30,12 @@ INTERRUPTED = 130
 def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
     # Defaults are filled in after parsing, so that a flag given against a
     # preset can be told from a default.
-    parser.add_argument("-m", "--metrics", nargs="+", choices=["all", *METRIC_NAMES],
-                        help="metrics to compute (default: all = " + " ".join(ALL_METRICS) + ")")
+    parser.add_argument("-m", "--metrics", nargs="+", choices=[*GROUPS, *METRIC_NAMES],
+                        help="metrics to compute (default: all = " + " ".join(ALL_METRICS) + "; "
+                        "every = all, mention and the further measures)")
+    parser.add_argument("--sync", choices=SYNC_CHOICES,
+                        help="rebuild key and response over one mention set before the metrics of the "
+                        "contingency (Popescu-Belis et al. 2004); all: the four side by side")
     parser.add_argument("-s", "--keep-singletons", action="store_const", const=True,
                         help="score singleton entities too (dropped by default)")
     parser.add_argument("-a", "--match", choices=["exact", "partial", "head"],
@@ -172,6 +176,21 @@ def resampling_from(args: argparse.Namespace, parser: argparse.ArgumentParser, s
     return resampling
 
 
+def _measures_alone(parser: argparse.ArgumentParser, options: Options, compared: bool) -> None:
+    """Several systems, intervals and tests resample recall and precision
+    statistics: not the agreement coefficients' or entropy's, nor --sync all."""
+    if not compared:
+        return
+    from .measures import ZERO
+
+    unsupported = [name for name in options.metric_list if name in ZERO]
+    if unsupported:
+        parser.error(f"{', '.join(unsupported)}: not with several systems, --confidence or the tests "
+                     "(their statistics are not recall and precision fractions)")
+    if options.sync == "all":
+        parser.error("--sync all: not with several systems, --confidence or the tests; give one synchronisation")
+
+
 def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Options:
     """Options from flags, a preset, and 1.2's defaults; a flag that contradicts
     the preset, or another flag, is a usage error."""
@@ -179,11 +198,11 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> O
         parser.error(f"-x/--exact-match contradicts -a {args.match}")
     match = "exact" if args.exact_match else args.match
     given = {"match": match, "keep_singletons": args.keep_singletons,
-             "zero_match": args.zero_match_method, "metrics": args.metrics}
+             "zero_match": args.zero_match_method, "metrics": args.metrics, "sync": args.sync}
     if args.shared_task:
         preset = Options.preset(args.shared_task)
         wanted = {"match": preset.match, "keep_singletons": preset.keep_singletons,
-                  "zero_match": preset.zero_match, "metrics": list(preset.metrics)}
+                  "zero_match": preset.zero_match, "metrics": list(preset.metrics), "sync": None}
         for name, value in given.items():
             if value is not None and value != wanted[name]:
                 parser.error(f"--shared-task {args.shared_task} sets {name} to {wanted[name]!r}; "
@@ -196,6 +215,7 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> O
         zero_match=given["zero_match"] or DEFAULTS["zero_match"],
         format=args.format,
         check_forms=not args.no_form_check,
+        sync=given["sync"],
     )
 
 
@@ -310,6 +330,7 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
     if args.errors and (len(args.sys_files) > 1 or resampling.asked or "-" in files):
         parser.error("--errors analyses one response file (not - : it is read a second time), "
                      "without intervals or tests")
+    _measures_alone(parser, options, len(args.sys_files) > 1 or resampling.asked)
     # Everything imported so far is kept out of the collector's reach, so that
     # collections between documents walk only what the documents made.
     memory.freeze()
@@ -469,8 +490,11 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
     if several:
         _distinct(parser, args.inputs[1:])
     resampling = resampling_from(args, parser, len(args.inputs) - 1 if len(args.inputs) > 1 else 1)
+    _measures_alone(parser, options, several or resampling.asked)
     if args.plot and several:
         parser.error("--plot draws one system: give one SYS_DIR")
+    if options.sync == "all":
+        parser.error("--sync all prints one pair of files' four score sets; give bench one synchronisation")
     if args.plot:
         from .plot import check_plot_path
 

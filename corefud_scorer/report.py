@@ -10,7 +10,11 @@ hold its two parts' statistics (``coreference``, ``non_coreference``), its
 denominators are not both 0 (0 when neither has any). ``conll`` stands
 beside the metrics: ``{"f1", "parts": {"muc": F1, "bcub": F1, "ceafe": F1}}``.
 A metric that is not applicable (the zero score with no zero anaphor on
-either side) has null recall, precision and F1.
+either side) has null recall, precision and F1. The further measures of
+:mod:`.measures` have their own ``counts`` (their summed statistics); a
+measure that is one number has ``{"value", "counts"}``. With ``--sync all``,
+``synchronisation`` holds each option's ``{"metrics": ...}`` and
+``mention_identification`` its recall, precision and F1.
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
+from .measures import MEASURE_NAMES, ONE_NUMBER, SYNC_OPTIONS
 from .results import CONLL_PARTS, DocumentResult, MetricScore, Options, Result
-from .metrics import ordered_sum
+from .metrics import MENTION_METRICS, ordered_sum
 
 SCHEMA_VERSION = 1
 
@@ -34,13 +39,16 @@ def header(options: Options) -> str:
     """The two settings lines and the blank line 1.2 opens with."""
     metrics = options.requested
     text = "The scorer is evaluating "
-    if any(name in COREF_METRICS for name in metrics):
+    if any(name in COREF_METRICS or name in MEASURE_NAMES for name in metrics):
         text += "coreferential mentions"
         if options.keep_singletons:
             text += ", singletons"
         text += f", zeros (using {options.zero_match} match method)"
     text += f" using {MATCH_NAMES[options.match]} match evaluation setting.\n"
-    text += f"The following metrics will be evaluated: {', '.join(metrics)}\n\n"
+    text += f"The following metrics will be evaluated: {', '.join(metrics)}\n"
+    if options.sync not in (None, "all"):
+        text += f"Markable synchronisation: {options.sync} (mention sets rebuilt before the partition metrics)\n"
+    text += "\n"
     return text
 
 
@@ -62,6 +70,8 @@ def render_text(result: Result, options: Options, decimals: int = 2) -> str:
     """1.2's text; ``decimals`` other than 2 only when asked (``-w``)."""
     lines = [header(options)]
     for name in options.requested:
+        if name in MEASURE_NAMES:
+            continue
         score = result.metrics[name]
         lines.append(name + "\n")
         if score.applicable:
@@ -74,16 +84,83 @@ def render_text(result: Result, options: Options, decimals: int = 2) -> str:
     conll = text_conll(result, options)
     if conll is not None:
         lines.append("CoNLL score: %.*f\n" % (decimals, conll * 100))
+    # The further measures come after all of 1.2's lines, in the same layout.
+    for name in options.requested:
+        if name in MEASURE_NAMES:
+            lines.append(name + "\n" + _measure_line(result.metrics[name]))
+    if result.synchronisation:
+        lines.append("\n" + render_synchronisation(result, options))
     return "".join(lines)
+
+
+def _measure_line(score: MetricScore) -> str:
+    if score.recall is not None:
+        return (f"Recall: {_percent(score.recall)}  Precision: {_percent(score.precision)}"
+                f"  F1: {_percent(score.f1)}\n")
+    if score.value is not None:
+        return f"Value: {_percent(score.value)}\n"
+    return "Value: n/a  (not applicable: no mention pair to compare)\n"
+
+
+def render_synchronisation(result: Result, options: Options) -> str:
+    """``--sync all``: mention identification, then each metric's recall,
+    precision and F1 (one value for an agreement coefficient) under the four
+    synchronisations side by side. Mention-level metrics are left out: they
+    are not synchronised."""
+    found = result.mention_identification
+    lines = ["Markable synchronisation (Popescu-Belis et al. 2004)\n",
+             f"Mention identification  Recall: {_percent(found.recall)}  "
+             f"Precision: {_percent(found.precision)}  F1: {_percent(found.f1)}\n"]
+    names = [n for n in options.metric_list if n not in MENTION_METRICS]
+    if any(result.synchronisation[o]["conll"] is not None for o in SYNC_OPTIONS):
+        names.append("conll")
+    rows = [["", *["R", "P", "F1"] * len(SYNC_OPTIONS)]]
+    for name in names:
+        row = [name]
+        for option in SYNC_OPTIONS:
+            synced = result.synchronisation[option]
+            if name == "conll":
+                row += ["", "", _percent(synced["conll"])]
+                continue
+            score = synced["metrics"][name]
+            if score.recall is not None:
+                row += [_percent(score.recall), _percent(score.precision), _percent(score.f1)]
+            else:
+                row += ["", "", "n/a" if score.value is None else _percent(score.value)]
+        rows.append(row)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    # Each option's name heads its three columns.
+    head = "".ljust(widths[0])
+    for k, option in enumerate(SYNC_OPTIONS):
+        head += "  " + option.ljust(sum(widths[1 + 3 * k: 4 + 3 * k]) + 4)
+    out = [head.rstrip() + "\n"]
+    for row in rows:
+        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+        out.append("  ".join(cells).rstrip() + "\n")
+    return "".join(lines + out)
 
 
 # --- JSON ---
 
 def metric_json(score: MetricScore) -> dict:
+    if score.name in MEASURE_NAMES:
+        return measure_json(score)
     out = {"recall": score.recall, "precision": score.precision, "f1": score.f1,
            "counts": asdict(score.counts)}
     if score.parts:
         out["parts"] = {label: metric_json(part) for label, part in score.parts.items()}
+    return out
+
+
+def measure_json(score: MetricScore) -> dict:
+    """A further measure: ``value`` for one number, else recall, precision
+    and F1; then what else it reports, and its summed statistics."""
+    if score.recall is None:
+        out: dict = {"value": score.value}
+    else:
+        out = {"recall": score.recall, "precision": score.precision, "f1": score.f1}
+    out.update(score.extra)
+    out["counts"] = asdict(score.counts)
     return out
 
 
@@ -125,6 +202,12 @@ def to_json_object(result: Result, per_document: bool = False) -> dict:
         "warnings": result.warnings,
         "settings": result.settings,
     }
+    if result.synchronisation:
+        data["synchronisation"] = {option: {"metrics": metrics_json(s["metrics"], s["conll"])}
+                                   for option, s in result.synchronisation.items()}
+        found = result.mention_identification
+        data["mention_identification"] = {"recall": found.recall, "precision": found.precision,
+                                          "f1": found.f1}
     if per_document:
         data["per_document"] = [document_json(d) for d in result.documents]
     return data
@@ -147,9 +230,13 @@ def document_rows(result: Result) -> list[dict]:
 
 def score_columns(metrics: dict, conll: float | None, with_conll: bool | None = None) -> dict:
     """Flat columns ``NAME_recall``, ``NAME_precision``, ``NAME_f1`` (and
-    ``conll_f1``) of scores or averages."""
+    ``conll_f1``) of scores or averages; ``NAME_value`` for a measure that is
+    one number."""
     row = {}
     for name, m in metrics.items():
+        if name in ONE_NUMBER:
+            row[f"{name}_value"] = m.value
+            continue
         row[f"{name}_recall"] = m.recall
         row[f"{name}_precision"] = m.precision
         row[f"{name}_f1"] = m.f1
@@ -169,7 +256,7 @@ LEFT = ("level", "dataset", "system", "document")
 
 
 def _label(column: str) -> str:
-    for suffix, short in (("_recall", " R"), ("_precision", " P"), ("_f1", " F1")):
+    for suffix, short in (("_recall", " R"), ("_precision", " P"), ("_f1", " F1"), ("_value", "")):
         if column.endswith(suffix):
             return column[: -len(suffix)] + short
     return {"key_mentions": "mentions K", "response_mentions": "mentions R",
@@ -178,7 +265,7 @@ def _label(column: str) -> str:
 
 
 def _is_score(column: str) -> bool:
-    return column.endswith(("_recall", "_precision", "_f1"))
+    return column.endswith(("_recall", "_precision", "_f1", "_value"))
 
 
 def _cell(column: str, value, decimals: int = 2) -> str:
@@ -200,7 +287,7 @@ def select_columns(rows: list[dict], columns: str) -> list[str]:
     if columns == "all":
         return names
     # The level is the dataset column's macro/micro name already.
-    return [c for c in names if c in ("dataset", "system", "document") or c.endswith("_f1")]
+    return [c for c in names if c in ("dataset", "system", "document") or c.endswith(("_f1", "_value"))]
 
 
 def render_table(rows: list[dict], fmt: str, columns: str = "all", decimals: int = 2) -> str:
@@ -251,7 +338,8 @@ def benchmark_json(bench, per_doc: bool = False, shared_task: str | None = None)
                          **size_json(result.documents), "counts": dict(result.counts)})
         if per_doc:
             documents.extend({"dataset": dataset.name, **document_json(d)} for d in result.documents)
-    macro = {name: {"recall": a.recall, "precision": a.precision, "f1": a.f1, "datasets": a.datasets}
+    macro = {name: ({"value": a.value, "datasets": a.datasets} if name in ONE_NUMBER else
+                    {"recall": a.recall, "precision": a.precision, "f1": a.f1, "datasets": a.datasets})
              for name, a in bench.macro.items()}
     if bench.macro_conll is not None:
         macro["conll"] = {"f1": bench.macro_conll}

@@ -5,13 +5,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import measures
 from .match import MATCHING_MODES, ZERO_METHODS
 from .metrics import BlancCounts, Counts
 
 # What ``-m all`` means, in 1.2's order.
 ALL_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero")
-METRIC_NAMES = ALL_METRICS + ("mention",)
+# What ``-m every`` means: 1.2's set, mention identification, and the further
+# measures of :mod:`.measures`.
+EVERY_METRICS = ALL_METRICS + ("mention",) + measures.MEASURE_NAMES
+METRIC_NAMES = EVERY_METRICS
 CONLL_PARTS = ("muc", "bcub", "ceafe")
+SYNC_CHOICES = measures.SYNC_OPTIONS + ("all",)
+GROUPS = {"all": ALL_METRICS, "every": EVERY_METRICS}
 
 
 @dataclass(frozen=True)
@@ -21,6 +27,10 @@ class Options:
     ``metrics`` is a name or a sequence of names (``"all"`` stands for 1.2's
     set, in place); ``format`` is a reader's name, or None to detect it from
     the files; ``check_forms`` compares key and response word forms.
+    ``"every"`` stands for every metric and measure. ``sync`` rebuilds key
+    and response over one mention set before the metrics of the contingency
+    (``intersection``, ``union``, ``key``, ``response``), or with ``all``
+    adds the four side by side to the unsynchronised scores.
     """
 
     metrics: tuple[str, ...] | str = ("all",)
@@ -29,6 +39,7 @@ class Options:
     zero_match: str = "dependent"
     format: str | None = None
     check_forms: bool = True
+    sync: str | None = None
 
     def __post_init__(self):
         metrics = (self.metrics,) if isinstance(self.metrics, str) else tuple(self.metrics)
@@ -39,7 +50,9 @@ class Options:
             raise ValueError(f"match must be one of {MATCHING_MODES}, not {self.match!r}")
         if self.zero_match not in ZERO_METHODS:
             raise ValueError(f"zero_match must be one of {ZERO_METHODS}, not {self.zero_match!r}")
-        unknown = [m for m in metrics if m != "all" and m not in METRIC_NAMES]
+        if self.sync is not None and self.sync not in SYNC_CHOICES:
+            raise ValueError(f"sync must be one of {SYNC_CHOICES}, not {self.sync!r}")
+        unknown = [m for m in metrics if m not in GROUPS and m not in METRIC_NAMES]
         if unknown:
             raise ValueError(f"unknown metric(s): {', '.join(unknown)}")
         if self.format is not None:
@@ -61,9 +74,9 @@ class Options:
 
     @property
     def requested(self) -> tuple[str, ...]:
-        """The metrics as asked, ``all`` expanded in place, repeats kept: the
-        lines of 1.2's text."""
-        return tuple(name for m in self.metrics for name in (ALL_METRICS if m == "all" else (m,)))
+        """The metrics as asked, ``all`` (and ``every``) expanded in place,
+        repeats kept: the lines of 1.2's text."""
+        return tuple(name for m in self.metrics for name in GROUPS.get(m, (m,)))
 
     @property
     def metric_list(self) -> tuple[str, ...]:
@@ -78,7 +91,9 @@ class MetricScore:
     ``recall``/``precision``/``f1`` are None when the metric is not applicable
     (the zero score with no zero anaphor on either side). BLANC is the mean of
     its coreference and non-coreference parts, given in ``parts``; its
-    ``counts`` are the parts' statistics.
+    ``counts`` are the parts' statistics. A measure that is one number (an
+    agreement coefficient) has only ``value``; ``extra`` holds what else a
+    measure reports (entropy's variation of information).
     """
 
     name: str
@@ -87,10 +102,12 @@ class MetricScore:
     f1: float | None
     counts: Counts | BlancCounts
     parts: dict[str, "MetricScore"] = field(default_factory=dict)
+    value: float | None = None
+    extra: dict = field(default_factory=dict)
 
     @property
     def applicable(self) -> bool:
-        return self.recall is not None
+        return self.recall is not None or self.value is not None
 
     # The summed statistics, for metrics whose counts are recall and
     # precision fractions (every one but BLANC, whose parts have them).
@@ -122,6 +139,10 @@ class DocumentResult:
     key_entities: int
     response_entities: int
     tokens: int = 0
+    # With ``sync="all"``: each synchronisation's statistics per metric, and
+    # mention identification's (aligned over key and over response mentions).
+    synchronised: dict[str, dict] = field(default_factory=dict)
+    markables: Counts | None = None
 
     @property
     def metrics(self) -> dict[str, MetricScore]:
@@ -144,6 +165,10 @@ class Result:
     warnings: list[str]
     settings: dict
     counts: dict[str, int] = field(default_factory=dict)  # what was left out, by kind
+    # With ``sync="all"``: per synchronisation ``{"metrics": ..., "conll": ...}``,
+    # and mention identification.
+    synchronisation: dict[str, dict] = field(default_factory=dict)
+    mention_identification: MetricScore | None = None
 
     def to_dict(self, per_document: bool = False) -> dict:
         """The JSON object ``--output json`` prints."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import zip_longest
 from typing import Iterable, Iterator
 
-from . import memory
+from . import measures, memory
 from .check import check_documents, missing_document
 from .match import align, identity_function
 from .metrics import ENTITY_METRICS, MENTION_METRICS
@@ -33,17 +33,39 @@ def align_documents(key_doc: Document, response_doc: Document, options: Options)
     return partition(key_doc.doc_id, key, response, alignment, identity)
 
 
-def document_counts(p: Partition, metrics: Iterable[str]) -> dict:
-    """Each metric's statistics for one aligned document."""
-    return {name: ENTITY_METRICS[name](p.contingency) if name in ENTITY_METRICS
-            else MENTION_METRICS[name](p)
-            for name in dict.fromkeys(metrics)}
+def document_counts(p: Partition, metrics: Iterable[str], sync: str | None = None) -> dict:
+    """Each metric's statistics for one aligned document. With ``sync``, the
+    metrics of the contingency read it rebuilt over that synchronisation's
+    mention set (:func:`measures.synchronise`); without, the measures that
+    need one mention set read the union of key and response mentions."""
+    contingency = p.contingency if sync is None else measures.synchronise(p.contingency, sync)
+    shared = None
+    out = {}
+    for name in dict.fromkeys(metrics):
+        if name in ENTITY_METRICS:
+            out[name] = ENTITY_METRICS[name](contingency)
+        elif name in measures.MEASURE_NAMES:
+            if shared is None and name in measures.SHARED_SET_MEASURES:
+                shared = contingency if sync is not None else measures.synchronise(contingency, "union")
+            out[name] = measures.document_statistics(name, contingency, shared)
+        else:
+            out[name] = MENTION_METRICS[name](p)
+    return out
 
 
 def document_result(p: Partition, options: Options, tokens: int) -> DocumentResult:
-    return DocumentResult(p.doc_id, document_counts(p, options.metric_list),
-                          p.key.mentions, p.response.mentions,
-                          len(p.key.entities), len(p.response.entities), tokens)
+    sync = options.sync
+    result = DocumentResult(p.doc_id, document_counts(p, options.metric_list, None if sync == "all" else sync),
+                            p.key.mentions, p.response.mentions,
+                            len(p.key.entities), len(p.response.entities), tokens)
+    if sync == "all":
+        # Mention-level metrics read the aligned mentions: the same under every option.
+        of_contingency = [n for n in options.metric_list if n not in MENTION_METRICS]
+        mention_level = {n: v for n, v in result.counts.items() if n in MENTION_METRICS}
+        result.synchronised = {option: {**document_counts(p, of_contingency, option), **mention_level}
+                               for option in measures.SYNC_OPTIONS}
+        result.markables = measures.mention_identification(p.contingency)
+    return result
 
 
 # --- warnings ---

@@ -43,7 +43,20 @@ def option_settings(options: Options, fmt: str | None = None) -> dict:
         "match": options.match,
         "zero_match_method": options.zero_match,
         "check_forms": options.check_forms,
+        **measure_settings(options),
     }
+
+
+def measure_settings(options: Options) -> dict:
+    """The synchronisation, and the mention set of the measures that need one."""
+    from .measures import SHARED_SET_MEASURES
+
+    out: dict = {}
+    if options.sync is not None:
+        out["sync"] = options.sync
+    if any(name in SHARED_SET_MEASURES for name in options.metric_list):
+        out["shared_mention_set"] = "union" if options.sync in (None, "all") else options.sync
+    return out
 
 
 def file_settings(key_name: str, key_path: str, response_name: str, response_path: str) -> dict:
@@ -67,8 +80,11 @@ def signature(options: Options, fmt: str | None, test: str | None = None, sample
     samples (when asked for), and the seed."""
     fields = [f"corefud-scorer {__version__}", f"fmt:{fmt or options.format or 'corefud'}",
               f"match:{options.match}", f"sing:{'yes' if options.keep_singletons else 'no'}",
-              f"zero:{ZERO_METHOD_NAMES[options.zero_match]}", "m:" + ",".join(options.metric_list),
-              f"test:{test}-{samples}" if test else "test:none"]
+              f"zero:{ZERO_METHOD_NAMES[options.zero_match]}", "m:" + ",".join(options.metric_list)]
+    if options.sync is not None:
+        # Synchronisation changes the figures; absent, the line reads as before.
+        fields.append(f"sync:{options.sync}")
+    fields.append(f"test:{test}-{samples}" if test else "test:none")
     if confidence:
         fields.append(f"ci:{level * 100:g}%-{confidence}")
     fields.append(f"seed:{seed}")

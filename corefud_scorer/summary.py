@@ -3,10 +3,12 @@ per metric, and the CoNLL score."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable
 
+from . import measures
 from .metrics import BlancCounts, Counts, f1, ordered_sum, ratio
-from .results import CONLL_PARTS, DocumentResult, MetricScore
+from .results import CONLL_PARTS, DocumentResult, MetricScore, Options
 
 
 def from_counts(name: str, counts: Counts) -> MetricScore:
@@ -35,9 +37,15 @@ def zero_score(name: str, counts: Counts) -> MetricScore:
     return from_counts(name, counts)
 
 
+def measure_score(name: str, statistics) -> MetricScore:
+    s = measures.score_of(name, statistics)
+    return MetricScore(name, s.recall, s.precision, s.f1, s.counts, value=s.value, extra=s.extra)
+
+
 # How a metric's summed statistics become its score, where it is not from_counts.
-SCORERS = {"blanc": blanc_score, "zero": zero_score}
-EMPTY = {"blanc": BlancCounts}
+SCORERS = {"blanc": blanc_score, "zero": zero_score, **dict.fromkeys(measures.MEASURE_NAMES, measure_score)}
+EMPTY = {"blanc": BlancCounts, **{name: lambda name=name: measures.zero_statistics(name)
+                                  for name in measures.MEASURE_NAMES}}
 
 
 def metric_score(name: str, total) -> MetricScore:
@@ -69,3 +77,19 @@ def summarize(documents: list[DocumentResult], metrics: tuple[str, ...]) -> tupl
     totals = add_counts(documents)
     results = {name: metric_score(name, totals.get(name)) for name in dict.fromkeys(metrics)}
     return results, conll_score(results)
+
+
+def summarize_synchronised(documents: list[DocumentResult], options: Options) -> tuple[dict, MetricScore | None]:
+    """With ``sync="all"``: each synchronisation's metrics and CoNLL score,
+    and mention identification, from the documents' summed statistics."""
+    if options.sync != "all":
+        return {}, None
+    out = {}
+    for option in measures.SYNC_OPTIONS:
+        metrics, conll = summarize([replace(d, counts=d.synchronised[option]) for d in documents],
+                                   options.metric_list)
+        out[option] = {"metrics": metrics, "conll": conll}
+    markables = Counts()
+    for document in documents:
+        markables = markables + document.markables
+    return out, from_counts("mention_identification", markables)

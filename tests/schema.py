@@ -4,6 +4,9 @@ single pair, its per-document rows, and bench."""
 from __future__ import annotations
 
 import math
+from dataclasses import asdict
+
+from corefud_scorer.measures import MEASURE_NAMES, ONE_NUMBER, zero_statistics
 
 COUNT_FIELDS = {"recall_num", "recall_den", "precision_num", "precision_den"}
 SIZE_FIELDS = ("tokens", "key_mentions", "response_mentions", "key_entities", "response_entities")
@@ -26,7 +29,27 @@ def _intervals(metric, where):
             assert low <= high, f"{where}.{field}"
 
 
+def validate_measure(name, metric, where):
+    """A further measure: its own statistics; one value, or recall,
+    precision and F1 (and entropy's variation of information)."""
+    assert set(metric["counts"]) == set(asdict(zero_statistics(name))), where
+    assert all(isinstance(v, (int, float)) and not math.isnan(v) for v in metric["counts"].values()), where
+    if name in ONE_NUMBER:
+        assert set(metric) == {"value", "counts"}, where
+        value = metric["value"]
+        assert value is None or (isinstance(value, float) and value <= 1.0), where
+        return
+    extra = {"variation_of_information"} if name == "entropy" else set()
+    assert set(metric) == {"recall", "precision", "f1", "counts"} | extra, where
+    for field in ("recall", "precision", "f1"):
+        _fraction(metric[field], f"{where}.{field}")
+    if extra:
+        assert metric["variation_of_information"] >= 0, where
+
+
 def validate_metric(name, metric, where):
+    if name in MEASURE_NAMES:
+        return validate_measure(name, metric, where)
     assert set(metric) >= {"recall", "precision", "f1", "counts"}, where
     _intervals(metric, where)
     for field in ("recall", "precision", "f1"):
@@ -73,6 +96,15 @@ def validate_result(data):
         assert "document" in row
         validate_metrics(row["metrics"], f"per_document[{k}].metrics")
         _sizes(row, f"per_document[{k}]")
+    if "synchronisation" in data:
+        assert data["settings"]["sync"] == "all"
+        assert list(data["synchronisation"]) == ["intersection", "union", "key", "response"]
+        for option, synced in data["synchronisation"].items():
+            assert set(synced) == {"metrics"}, option
+            validate_metrics(synced["metrics"], f"synchronisation.{option}.metrics")
+        assert set(data["mention_identification"]) == {"recall", "precision", "f1"}
+        for field, value in data["mention_identification"].items():
+            _fraction(value, f"mention_identification.{field}")
     return data
 
 
@@ -87,6 +119,9 @@ def validate_bench(data):
         assert isinstance(row["dataset"], str) and "document" in row
         validate_metrics(row["metrics"], f"per_document[{k}].metrics")
     for name, average in data["macro"]["metrics"].items():
+        if name in ONE_NUMBER:
+            assert set(average) == {"value", "datasets"}, name
+            continue
         assert {"f1"} <= set(average), name
         _fraction(average["f1"], f"macro.{name}")
     validate_metrics(data["micro"]["metrics"], "micro.metrics")
