@@ -190,7 +190,7 @@ def test_a_reader_without_words_is_read_as_it_is(story, monkeypatch):
 
     monkeypatch.setattr(readers, "reader", lambda fmt: SimpleNamespace(read_documents=plain))
     key, response = story
-    report = analyse_files(str(key), str(response), Options(match="exact", keep_singletons=True))
+    report = analyse_files(str(key), str(response), Options(match="exact", keep_singletons=True, format="corefud"))
     assert report.to_json()["method"]["pronouns"].startswith("none known")
     assert report.counts["missing_mention"] == 1
     assert report.occurrences[-1]["mentions"][0]["kind"] == "nominal"
