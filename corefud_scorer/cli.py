@@ -287,6 +287,10 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
             return bench_main(argv[1:], stdout, stderr)
         if argv and argv[0] == "errors":
             return errors_main(argv[1:], stdout, stderr)
+        if argv and argv[0] == "serve":
+            from .web.server import serve_main
+
+            return serve_main(argv[1:], stdout, stderr)
         return pair_main(argv, stdout, stderr)
     except ScorerError as err:
         print(f"{PROG}: error: {err}", file=stderr)

@@ -1,0 +1,5 @@
+"""An evaluation page and HTTP API over the command line (``corefud-scorer serve``).
+
+Needs the ``web`` extra (``pip install 'corefud-scorer[web]'``); importing
+:mod:`corefud_scorer` alone never imports it.
+"""

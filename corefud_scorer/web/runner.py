@@ -1,0 +1,82 @@
+"""Running the command line in a worker process, and reading what it said."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import io
+import json
+import traceback
+from dataclasses import dataclass
+
+from .upload import Upload
+
+PREFIX = "corefud-scorer: error: "
+
+
+@dataclass
+class Outcome:
+    code: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(argv: list[str]) -> Outcome:
+    """``corefud-scorer ARGV`` in this process, its output captured.
+
+    argparse writes to ``sys.stdout``/``sys.stderr`` and exits by itself, so
+    both are redirected and its exit is caught.
+    """
+    from ..cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv, stdout=out, stderr=err)
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else 2
+    except Exception:  # a bug, not bad input: the server answers 500
+        code = 70
+        err.write(traceback.format_exc())
+    finally:
+        # The CLI freezes what exists at its start out of the collector's reach
+        # and leaves the last document's cycles to the process's exit; a worker
+        # serves many calls, so it gives all of that back after each one.
+        gc.unfreeze()
+        gc.collect()
+    return Outcome(code, out.getvalue(), err.getvalue())
+
+
+def _escaped(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def rename(text: str, files: list[Upload], in_json: bool = False) -> str:
+    """``text`` with each stored file's path replaced by the client's label
+    (escaped for JSON when it is JSON text); longest paths first, so that
+    ``response-1`` never eats the start of ``response-10``."""
+    for upload in sorted(files, key=lambda f: len(f.path), reverse=True):
+        if in_json:
+            text = text.replace(_escaped(upload.path), _escaped(upload.name))
+        else:
+            text = text.replace(upload.path, upload.name)
+    return text
+
+
+def error_line(stderr: str) -> str:
+    """The CLI's one-line error, without its ``corefud-scorer: error:`` prefix."""
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    for line in reversed(lines):
+        if line.startswith(PREFIX):
+            return line[len(PREFIX):]
+    return lines[-1] if lines else "the scorer failed without a message"
+
+
+def concerned(message: str, files: list[Upload]) -> list[Upload]:
+    """The uploads a CLI error message names (before renaming), in file order."""
+    named, rest = [], message
+    for upload in sorted(files, key=lambda f: len(f.path), reverse=True):
+        if upload.path in rest:
+            named.append(upload)
+            rest = rest.replace(upload.path, "")
+    return sorted(named, key=lambda f: (f.field != "key", f.index))

@@ -1,0 +1,65 @@
+"""``corefud-scorer serve``: start the page and API on uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+
+PROG = "corefud-scorer serve"
+
+
+def build_serve_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Serve the evaluation page and the JSON API. Only this machine can "
+        "reach it unless --host 0.0.0.0 is given.")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="127.0.0.1 (this machine only, the default) or 0.0.0.0 (every interface)")
+    parser.add_argument("--port", type=int, default=8000, help="TCP port (default: %(default)s)")
+    parser.add_argument("--max-upload-mb", type=float, default=200,
+                        help="largest request body, in MB; larger ones get 413 (default: %(default)s)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes scoring requests side by side (default: all cores)")
+    return parser
+
+
+def check_host(host: str) -> str | None:
+    """Why ``host`` is refused, or None: loopback, or 0.0.0.0/:: for every
+    interface; never one chosen interface, which would be easy to mistake."""
+    from .app import LOOPBACK
+
+    if host in LOOPBACK or host.startswith("127.") or host in ("0.0.0.0", "::"):
+        return None
+    return f"--host {host}: give 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)"
+
+
+def serve_main(argv: list[str], stdout=None, stderr=None) -> int:
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    parser = build_serve_parser()
+    args = parser.parse_args(argv)
+    problem = check_host(args.host)
+    if problem:
+        parser.error(problem)
+    if not 0 < args.port < 65536:
+        parser.error(f"--port {args.port}: give a port from 1 to 65535")
+    if args.max_upload_mb <= 0:
+        parser.error("--max-upload-mb must be above 0")
+    try:
+        import uvicorn
+
+        from .app import create_app, where
+    except ImportError as err:
+        print(f"corefud-scorer: error: serve needs the web extra ({err.name} is missing): "
+              "pip install 'corefud-scorer[web]'", file=stderr)
+        return 2
+    # The scoring command leaves the collector off for its one short run; a
+    # server runs for long, so it turns it back on.
+    gc.enable()
+    app = create_app(max_upload_mb=args.max_upload_mb, workers=args.workers, host=args.host, port=args.port)
+    place = where(args.host, args.port)
+    shown = place["url"] if place["local_only"] else f"http://127.0.0.1:{args.port}/ (here) or http://THIS-MACHINE:{args.port}/"
+    print(f"corefud-scorer {place['note']}\nopen {shown}  (API docs at /docs; Ctrl-C stops)",
+          file=stdout, flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0

@@ -1,0 +1,381 @@
+"""The HTTP service: its answers are the command line's JSON and errors, its
+limits hold, and it keeps nothing."""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import re
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import FIXTURES, ROOT, conllu, run_cli
+from webserver import leftovers, running_server
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from corefud_scorer.web.app import create_app  # noqa: E402
+from corefud_scorer.web.options import OptionError, read_spec, to_argv  # noqa: E402
+
+EXAMPLE = FIXTURES / "example"
+SEED = FIXTURES / "seed"
+PREFIX = "corefud-scorer: error: "
+
+
+@pytest.fixture
+def uploads(tmp_path):
+    folder = tmp_path / "uploads"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def client(uploads):
+    app = create_app(max_upload_mb=1, tmp_dir=str(uploads), workers=1)
+    with TestClient(app) as test_client:
+        yield test_client
+    assert list(uploads.iterdir()) == [], "an upload was left behind"
+
+
+def post(client, key, responses, **fields):
+    files = [("key", (key.name, key.read_bytes()))]
+    files += [("responses", (r.name, r.read_bytes())) for r in responses]
+    data = []
+    for name, value in fields.items():
+        for v in value if isinstance(value, list) else [value]:
+            data.append((name, v))
+    # httpx takes the fields as a list of pairs through `files` as well
+    return client.post("/api/score", files=files + [(n, (None, v)) for n, v in data])
+
+
+def cli_in(folder, monkeypatch, *args):
+    """The CLI run from ``folder`` on bare file names, as the API names them."""
+    monkeypatch.chdir(folder)
+    return run_cli(*args)
+
+
+CASES = [
+    (EXAMPLE, "key.conllu", ["response.conllu"], {}, []),
+    (EXAMPLE, "key.conllu", ["response.conllu"], {"match": "head", "keep_singletons": "true", "per_doc": "true"},
+     ["-a", "head", "-s", "--per-doc"]),
+    (EXAMPLE, "key.conllu", ["response.conllu"], {"match": "partial", "zero_match_method": "linear"},
+     ["-a", "partial", "-z", "linear"]),
+    (EXAMPLE, "key.conllu", ["response.conllu"], {"exact_match": "on", "metrics": ["muc", "ceafe", "lea", "bcub"]},
+     ["-x", "-m", "muc", "ceafe", "lea", "bcub"]),
+    (EXAMPLE, "key.conllu", ["response.conllu"], {"metrics": "muc, bcub mention"}, ["-m", "muc", "bcub", "mention"]),
+    (EXAMPLE, "key.conllu", ["response.conllu"], {"shared_task": "crac24", "per_doc": "1"}, ["-t", "crac24", "--per-doc"]),
+    (SEED, "bagga1998.key.conllu", ["bagga1998.fig2.response.conllu"], {"keep_singletons": "true"}, ["-s"]),
+    (SEED, "bagga1998.key.conllu", ["bagga1998.fig4.response.conllu"], {"keep_singletons": "true"}, ["-s"]),
+    (SEED, "pradhan2014.key.conllu", ["pradhan2014.response.conllu"], {"keep_singletons": "true", "per_doc": "true"},
+     ["-s", "--per-doc"]),
+    (SEED, "pradhan2014.key.conllu", ["pradhan2014.response.conllu"], {"match": "exact"}, ["-a", "exact"]),
+]
+
+
+@pytest.mark.parametrize("folder, key, responses, fields, flags", CASES)
+def test_scores_are_the_clis_json(client, monkeypatch, folder, key, responses, fields, flags):
+    answer = post(client, folder / key, [folder / r for r in responses], **fields)
+    assert answer.status_code == 200, answer.text
+    run = cli_in(folder, monkeypatch, key, *responses, *flags, "--output", "json")
+    assert run.code == 0
+    # The same text, not only the same numbers: the CLI's JSON with the
+    # uploaded names where its paths were.
+    assert answer.text == run.out
+    data = answer.json()
+    assert data["settings"]["key_file"] == key
+    assert data["metrics"] == run.json["metrics"]
+    assert "uploads" not in answer.text and "corefud-scorer-" not in answer.text
+
+
+def test_the_numbers_are_real(client):
+    data = post(client, EXAMPLE / "key.conllu", [EXAMPLE / "response.conllu"], match="head",
+                keep_singletons="true").json()
+    # 1.2's text prints MUC 57.14 / 66.67 for this call: 4/7 and 4/6.
+    assert data["metrics"]["muc"]["counts"] == {"recall_num": 4.0, "recall_den": 7.0,
+                                                "precision_num": 4.0, "precision_den": 6.0}
+
+
+def _response_variant(tmp_path, name, transform):
+    path = tmp_path / name
+    path.write_text(transform((EXAMPLE / "response.conllu").read_text(encoding="utf-8")), encoding="utf-8")
+    return path
+
+
+def _cross(_):
+    return conllu({"a": [[(1, "x", "(e1-p-1-"), (2, "y", None)]], "b": [[(1, "z", "e1)"), (2, "w", None)]]})
+
+
+# The bad inputs of tests/test_errors.py that an upload can carry (a missing
+# file or a folder cannot be uploaded), each with that test's pattern.
+BAD = [
+    ("empty.conllu", lambda t: "", r"empty\.conllu: holds no sentence"),
+    ("cols.conllu", lambda t: t.replace("1\tMary\t_", "1\tMary", 1),
+     r"cols\.conllu:5: expected 10 tab-separated columns, found 9"),
+    ("id.conllu", lambda t: t.replace("\n2\twalked", "\nx\twalked", 1), r"id\.conllu:6: bad token ID 'x'"),
+    ("empty-id.conllu", lambda t: t.replace("\n3.1\t", "\n3.x\t", 1), r"empty-id\.conllu:20: bad token ID '3\.x'"),
+    ("sid.conllu", lambda t: t.replace("sent_id = walk-2", "sent_id = walk-9"),
+     r"key\.conllu:15 vs sid\.conllu:15: sent_id differs: 'walk-2' vs 'walk-9'"),
+    ("form.conllu", lambda t: t.replace("\tbarked\t", "\tbarks\t"),
+     r"key\.conllu:18 vs form\.conllu:18: word 2 of sentence 'walk-2' differs"),
+    ("nd.conllu", lambda t: t.replace("newdoc id = letter", "newdoc id = other"),
+     r"document starts differ: 'letter' vs 'other'"),
+    ("nd2.conllu", lambda t: t.replace("# newdoc id = letter\n", ""),
+     r"key\.conllu:27 vs nd2\.conllu:37: document 'walk' ends after 3 sentences"),
+    ("short.conllu", lambda t: t[:t.index("# sent_id = letter-2")],
+     r"document 'letter' ends after 1 sentence in the response"),
+    ("onedoc.conllu", lambda t: t[:t.index("# newdoc id = letter")], r"document 'letter' has no counterpart"),
+    ("open.conllu", lambda t: t.replace("Entity=r3)", "_", 1),
+     r"open\.conllu:11: malformed Entity annotation: Mention r3 opened"),
+    ("close.conllu", lambda t: t.replace("Entity=(r1-person-1)", "Entity=r1)", 1),
+     r"close\.conllu:5: malformed annotation: Mention r1 closed .* but not opened"),
+    ("nohdr.conllu", lambda t: t.replace("# global.Entity = eid-etype-head-other\n", ""),
+     r"nohdr\.conllu:1: Entity= annotations but no '# global.Entity' header"),
+    ("cross.conllu", _cross, r"cross\.conllu:\d+: malformed"),
+]
+
+
+@pytest.mark.parametrize("name, transform, pattern", BAD, ids=[b[0] for b in BAD])
+def test_every_bad_input_gives_the_clis_error(client, tmp_path, monkeypatch, name, transform, pattern):
+    files = tmp_path / "files"
+    files.mkdir()
+    bad = _response_variant(files, name, transform)
+    key = files / "key.conllu"
+    key.write_bytes((EXAMPLE / "key.conllu").read_bytes())
+    if name == "cross.conllu":
+        key = bad  # both sides, as in test_errors.py
+    answer = post(client, key, [bad])
+    assert answer.status_code == 400, answer.text
+    body = answer.json()
+    assert re.search(pattern, body["error"]), body
+    run = cli_in(files, monkeypatch, key.name, bad.name)
+    assert run.code == 2
+    assert body["error"] == run.err.strip()[len(PREFIX):]
+    assert {(f["field"], f["name"]) for f in body["files"]} <= {("key", key.name), ("responses", bad.name)}
+    assert body["files"], "the page needs to know which file is bad"
+
+
+def test_not_utf8(client, tmp_path):
+    bad = tmp_path / "latin.conllu"
+    bad.write_bytes((EXAMPLE / "response.conllu").read_text().replace("walked", "w\u00e1lked").encode("latin-1"))
+    answer = post(client, EXAMPLE / "key.conllu", [bad])
+    assert answer.status_code == 400
+    assert re.fullmatch(r"latin\.conllu:4: not UTF-8.*", answer.json()["error"])
+    assert answer.json()["files"] == [{"field": "responses", "index": 0, "name": "latin.conllu"}]
+
+
+def test_client_file_names_are_labels_never_paths(client, uploads):
+    key = (EXAMPLE / "key.conllu").read_bytes()
+    response = (EXAMPLE / "response.conllu").read_bytes()
+    answer = client.post("/api/score", files=[("key", ("../../etc/passwd", key)),
+                                              ("responses", ('..\\x"y.conllu', response))])
+    assert answer.status_code == 200
+    settings = answer.json()["settings"]
+    assert settings["key_file"] == "passwd"
+    assert settings["response_file"] == 'x"y.conllu'
+
+
+@pytest.mark.parametrize("fields, status, pattern", [
+    ({"match": "fuzzy"}, 422, r"'fuzzy' is not one of exact, partial, head"),
+    ({"no_such_option": "1"}, 422, r"unknown field 'no_such_option'"),
+    ({"keep_singletons": "maybe"}, 422, r"expected true or false"),
+    ({"metrics": "muc --plot"}, 422, r"may not start with '-'"),
+    ({"shared_task": "crac24", "match": "exact"}, 422, r"--shared-task crac24 sets match to 'head'"),
+    ({"output": "text"}, 422, r"unknown field 'output'"),
+    ({"jobs": "8"}, 422, r"unknown field 'jobs'"),
+])
+def test_bad_options_are_422(client, fields, status, pattern):
+    answer = post(client, EXAMPLE / "key.conllu", [EXAMPLE / "response.conllu"], **fields)
+    assert answer.status_code == status, answer.text
+    assert re.search(pattern, answer.json()["error"]), answer.json()
+    assert "files" not in answer.json()
+
+
+def test_options_the_cli_lacks_are_refused_until_it_has_them(client):
+    from corefud_scorer.cli import build_parser
+
+    known = {a.dest for a in build_parser()._actions}
+    for name in ("sync", "confidence", "paired_bs", "errors", "format"):
+        answer = post(client, EXAMPLE / "key.conllu", [EXAMPLE / "response.conllu"], **{name: "true"})
+        if name in known:
+            assert answer.status_code != 422 or "unknown field" not in answer.text
+        else:
+            assert answer.status_code == 422 and f"unknown field '{name}'" in answer.json()["error"]
+
+
+def test_missing_files_and_not_multipart(client):
+    only_key = client.post("/api/score", files=[("key", ("k", (EXAMPLE / "key.conllu").read_bytes()))])
+    assert only_key.status_code == 400 and "no response file" in only_key.json()["error"]
+    no_key = client.post("/api/score", files=[("responses", ("r", b"x"))])
+    assert no_key.status_code == 400 and "no key file" in no_key.json()["error"]
+    assert client.post("/api/score", json={"key": "x"}).status_code == 400
+
+
+def test_more_responses_than_the_cli_takes(client):
+    spec = client.get("/api/options").json()
+    answer = post(client, EXAMPLE / "key.conllu", [EXAMPLE / "response.conllu"] * 2)
+    if spec["max_responses"] == 1:
+        assert answer.status_code == 422 and "1 response file at a time" in answer.json()["error"]
+    else:
+        assert answer.status_code == 200
+
+
+def _multipart(size: int) -> tuple[bytes, str]:
+    boundary = "b0undary"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"key\"; filename=\"big.conllu\"\r\n\r\n").encode()
+    body += b"#" * size + f"\r\n--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+def test_upload_past_the_limit_is_413(client, uploads):
+    body, kind = _multipart(2 * 2 ** 20)
+    declared = client.post("/api/score", content=body, headers={"content-type": kind})
+    assert declared.status_code == 413
+    assert "limit of 1 MB" in declared.json()["error"]
+    # Chunked, no Content-Length: counted while it streams.
+    chunks = [body[i:i + 65536] for i in range(0, len(body), 65536)]
+    streamed = client.post("/api/score", content=iter(chunks), headers={"content-type": kind})
+    assert streamed.status_code == 413
+    assert list(uploads.iterdir()) == []
+
+
+def test_health_options_and_docs(client):
+    assert client.get("/api/health").json()["status"] == "ok"
+    options = client.get("/api/options").json()
+    names = {f["name"] for f in options["fields"]}
+    assert {"match", "keep_singletons", "zero_match_method", "metrics", "shared_task", "per_doc"} <= names
+    assert not names & {"jobs", "output", "quiet", "plot", "version"}
+    assert options["listening"]["local_only"] is True
+    schema = client.get("/openapi.json").json()
+    body = schema["paths"]["/api/score"]["post"]["requestBody"]["content"]["multipart/form-data"]["schema"]
+    assert {"key", "responses", "match", "metrics"} <= set(body["properties"])
+    assert client.get("/docs").status_code == 200
+    page = client.get("/")
+    assert "only this machine can reach it" in page.text and "{{" not in page.text
+    assert client.get("/static/app.js").status_code == 200
+
+
+def test_spec_grows_with_the_parser():
+    """Options a later CLI adds are taken as they come: a synthetic parser
+    with several responses, --sync, an optional --confidence and a flag."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("key_file")
+    parser.add_argument("sys_files", nargs="+")
+    parser.add_argument("--sync", choices=["intersection", "union", "key", "response", "all"])
+    parser.add_argument("--confidence", nargs="?", const=1000, type=int)
+    parser.add_argument("--errors", action="store_true")
+    parser.add_argument("-j", "--jobs", type=int)
+    parser.add_argument("--plot")
+    spec = read_spec(parser)
+    assert spec.max_responses is None
+    assert set(spec.fields) == {"sync", "confidence", "errors"}
+    assert spec.server_flags == ["--jobs", "1"]
+    assert to_argv(spec, {"sync": ["union"], "confidence": ["true"], "errors": ["on"]}) == \
+        ["--sync", "union", "--confidence", "--errors"]
+    assert to_argv(spec, {"confidence": ["500"], "errors": ["false"]}) == ["--confidence", "500"]
+    with pytest.raises(OptionError, match="not one of"):
+        to_argv(spec, {"sync": ["both"]})
+    with pytest.raises(OptionError, match="unknown field 'plot'"):
+        to_argv(spec, {"plot": ["/tmp/x.png"]})
+
+
+def test_the_core_import_stays_without_the_web_framework():
+    code = ("import sys, corefud_scorer, corefud_scorer.cli; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('fastapi', 'starlette', 'uvicorn') "
+            "or m.startswith('corefud_scorer.web')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+# ---- a real server: the 413 reaches a client still sending, a client that
+# leaves mid-upload leaves nothing, and the server answers while it scores ----
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    pytest.importorskip("uvicorn")
+    temp = tmp_path_factory.mktemp("server-tmp")
+    with running_server(temp, max_upload_mb=8) as port:
+        yield {"port": port, "temp": temp}
+
+
+def _leftovers(temp):
+    return leftovers(temp)
+
+
+def test_real_server_413_reaches_a_client_still_sending(server):
+    body, kind = _multipart(20 * 2 ** 20)
+    with socket.create_connection(("127.0.0.1", server["port"]), timeout=30) as s:
+        s.sendall(f"POST /api/score HTTP/1.1\r\nHost: x\r\nContent-Type: {kind}\r\n"
+                  f"Content-Length: {len(body)}\r\n\r\n".encode())
+        s.sendall(body)  # would fail with a reset if the server stopped reading
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert b"limit of 8 MB" in answer
+    assert _leftovers(server["temp"]) == []
+
+
+def test_real_server_client_leaving_mid_upload_leaves_nothing(server):
+    start = (f"--b\r\nContent-Disposition: form-data; name=\"key\"; filename=\"k\"\r\n\r\n"
+             + "# sent_id = 1\n" * 20000).encode()
+    with socket.create_connection(("127.0.0.1", server["port"]), timeout=30) as s:
+        s.sendall(f"POST /api/score HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                  f"Content-Length: 1000000\r\n\r\n".encode() + start)
+        time.sleep(0.5)
+        assert _leftovers(server["temp"]), "the upload is being stored while it arrives"
+    deadline = time.monotonic() + 10
+    while _leftovers(server["temp"]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _leftovers(server["temp"]) == []
+
+
+def test_real_server_scores_and_answers_health_meanwhile(server, tmp_path):
+    sys.path.insert(0, str(ROOT / "bench"))
+    from generate import write_pair
+
+    key, response = tmp_path / "k.conllu", tmp_path / "r.conllu"
+    write_pair(str(key), str(response), 3, docs=1, tokens_per_doc=20000)
+    import threading
+
+    result = {}
+
+    def score():
+        boundary = "x7"
+        parts = b""
+        for field, path in (("key", key), ("responses", response)):
+            parts += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; "
+                      f"filename=\"{path.name}\"\r\n\r\n").encode() + path.read_bytes() + b"\r\n"
+        parts += f"--{boundary}--\r\n".encode()
+        connection = http.client.HTTPConnection("127.0.0.1", server["port"], timeout=120)
+        connection.request("POST", "/api/score", parts, {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+        answer = connection.getresponse()
+        result["status"], result["body"] = answer.status, answer.read()
+
+    thread = threading.Thread(target=score)
+    thread.start()
+    time.sleep(0.3)
+    health = []
+    while thread.is_alive():
+        started = time.monotonic()
+        connection = http.client.HTTPConnection("127.0.0.1", server["port"], timeout=10)
+        connection.request("GET", "/api/health")
+        assert connection.getresponse().status == 200
+        health.append(time.monotonic() - started)
+        time.sleep(0.05)
+    thread.join()
+    assert result["status"] == 200
+    data = json.loads(result["body"])
+    run = run_cli(key, response, "--output", "json")
+    assert data["metrics"] == run.json["metrics"]
+    assert health and max(health) < 1.0, health
+    assert _leftovers(server["temp"]) == []

@@ -1,0 +1,97 @@
+"""The page in a real browser: Debian's chromium driven by Playwright.
+
+Skipped where Playwright or chromium is absent; ``.ci/run`` installs both.
+``COREFUD_SCREENSHOTS=DIR`` keeps the screenshots (``docs/`` for the README).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, run_cli
+from webserver import leftovers, running_server
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    pytest.skip("no chromium on this machine (apt-get install chromium)", allow_module_level=True)
+
+EXAMPLE = FIXTURES / "example"
+# Chromium's own calls home are refused on these machines; keep it quiet.
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    temp = tmp_path_factory.mktemp("browser-server")
+    with running_server(temp) as port:
+        yield {"url": f"http://127.0.0.1:{port}/", "temp": temp}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+def _shot(page, name):
+    folder = os.environ.get("COREFUD_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / name), full_page=True)
+
+
+def test_score_the_example_then_a_broken_file(server, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1150, "height": 900})
+    page.goto(server["url"])
+    assert "only this machine can reach it" in page.locator("#where").inner_text()
+    page.set_input_files("#key", str(EXAMPLE / "key.conllu"))
+    page.set_input_files("#responses", str(EXAMPLE / "response.conllu"))
+    page.check("#opt-keep_singletons")
+    page.click("#score")
+    page.wait_for_selector("#results:not([hidden])")
+
+    expected = run_cli(EXAMPLE / "key.conllu", EXAMPLE / "response.conllu", "-s", "--per-doc", "--output", "json").json
+    conll = page.locator("#score-table tr[data-metric=conll] td.f1").inner_text()
+    assert conll == f"{100 * expected['metrics']['conll']['f1']:.2f}"
+    # 1.2's text for this call prints MUC F1 61.53.
+    assert page.locator("#score-table tr[data-metric=muc] td.f1").inner_text() == "61.54"
+
+    walk = [row for row in expected["per_document"] if row["document"] == "walk"][0]
+    muc_f1 = walk["muc_f1"] if "muc_f1" in walk else walk["metrics"]["muc"]["f1"]
+    row = page.locator("#doc-table tr[data-document=walk]")
+    assert f"{100 * muc_f1:.2f}" in row.inner_text()
+    assert page.locator("#chart svg rect").count() >= 8
+    _shot(page, "web-scores.png")
+    # Sorting by a column puts the lower CoNLL F1 first and then last.
+    header = page.locator("#doc-table th", has_text="conll f1")
+    header.click()
+    order = page.locator("#doc-table tbody tr").evaluate_all("rows => rows.map(r => r.dataset.document)")
+    header.click()
+    assert page.locator("#doc-table tbody tr").evaluate_all("rows => rows.map(r => r.dataset.document)") == order[::-1]
+    with page.expect_download() as download:
+        page.click("#download-json")
+    saved = tmp_path / "scores.json"
+    download.value.save_as(saved)
+    assert saved.read_text().startswith("{")
+
+    broken = tmp_path / "broken.conllu"
+    broken.write_text((EXAMPLE / "response.conllu").read_text().replace("Entity=r3)", "_", 1))
+    page.set_input_files("#responses", str(broken))
+    page.click("#score")
+    error = page.locator("#responses-error")
+    error.wait_for(state="visible")
+    assert error.inner_text().startswith("broken.conllu:11: malformed Entity annotation: Mention r3 opened")
+    assert page.locator("#key-error").inner_text() == ""
+    _shot(page, "web-error.png")
+    page.close()
+    assert leftovers(server["temp"]) == []
