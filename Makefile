@@ -6,8 +6,9 @@ CONFORMANCE ?= ../shared/conformance
 EXAMPLE := fixtures/example
 REFERENCE ?=
 BENCH_ARGS ?=
+EXTRAS ?= test
 
-.PHONY: demo test install install-test pytest conformance bench bench-corpus bench-significance bench-conll differential clean
+.PHONY: demo test install install-test pytest conformance bench bench-corpus bench-significance bench-conll differential load clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +19,7 @@ install: $(PY)
 	$(PY) -m pip install --quiet .
 
 install-test: $(PY)
-	$(PY) -m pip install --quiet '.[test]'
+	$(PY) -m pip install --quiet '.[$(EXTRAS)]'
 
 demo: install
 	$(PY) -m corefud_scorer $(EXAMPLE)/key.conllu $(EXAMPLE)/response.conllu -a head -s
@@ -56,6 +57,11 @@ bench-conll: install
 # Random files scored by both scorers: `make differential REFERENCE=DIR`.
 differential: install
 	$(PY) tools/differential.py --reference $(REFERENCE) $(BENCH_ARGS)
+
+# The web service under 20 concurrent clients, on 127.0.0.1 only.
+load: $(PY)
+	$(PY) -m pip install --quiet -e '.[web]'
+	$(PY) bench/load.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 
 import pytest
 
@@ -19,7 +20,10 @@ from webserver import leftovers, running_server
 
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
-from fastapi.testclient import TestClient  # noqa: E402
+with warnings.catch_warnings():
+    # Starlette now prefers the httpx2 fork; httpx still does the job.
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient  # noqa: E402
 
 from corefud_scorer.web.app import create_app  # noqa: E402
 from corefud_scorer.web.options import OptionError, read_spec, to_argv  # noqa: E402
@@ -336,6 +340,30 @@ def test_real_server_client_leaving_mid_upload_leaves_nothing(server):
     deadline = time.monotonic() + 10
     while _leftovers(server["temp"]) and time.monotonic() < deadline:
         time.sleep(0.1)
+    assert _leftovers(server["temp"]) == []
+
+
+def test_real_server_client_leaving_while_scored_leaves_nothing(server, tmp_path):
+    sys.path.insert(0, str(ROOT / "bench"))
+    from generate import write_pair
+
+    key, response = tmp_path / "k.conllu", tmp_path / "r.conllu"
+    write_pair(str(key), str(response), 4, docs=1, tokens_per_doc=20000)
+    body = b""
+    for field, path in (("key", key), ("responses", response)):
+        body += (f"--b\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"x\"\r\n\r\n").encode()
+        body += path.read_bytes() + b"\r\n"
+    body += b"--b--\r\n"
+    with socket.create_connection(("127.0.0.1", server["port"]), timeout=30) as s:
+        s.sendall(f"POST /api/score HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                  f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        deadline = time.monotonic() + 10
+        while not _leftovers(server["temp"]) and time.monotonic() < deadline:
+            time.sleep(0.01)
+    # The watcher cancels the call or the answer finds nobody: either way the files go.
+    deadline = time.monotonic() + 10
+    while _leftovers(server["temp"]) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert _leftovers(server["temp"]) == []
 
 

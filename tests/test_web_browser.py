@@ -1,6 +1,7 @@
 """The page in a real browser: Debian's chromium driven by Playwright.
 
-Skipped where Playwright or chromium is absent; ``.ci/run`` installs both.
+Skipped where Playwright or chromium is absent; ``.ci/run`` installs both and sets
+``COREFUD_REQUIRE_BROWSER`` so that there their absence fails.
 ``COREFUD_SCREENSHOTS=DIR`` keeps the screenshots (``docs/`` for the README).
 """
 
@@ -15,12 +16,18 @@ import pytest
 from conftest import FIXTURES, run_cli
 from webserver import leftovers, running_server
 
-pytest.importorskip("fastapi")
-pytest.importorskip("uvicorn")
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    pytest.skip("no chromium on this machine (apt-get install chromium)", allow_module_level=True)
+if os.environ.get("COREFUD_REQUIRE_BROWSER"):
+    # CI installs both: there a missing one is a failure, not a skip.
+    import fastapi, playwright.sync_api as sync_api, uvicorn  # noqa: E401, F401
+    CHROMIUM = shutil.which("chromium")
+    assert CHROMIUM, "COREFUD_REQUIRE_BROWSER is set but chromium is not installed"
+else:
+    pytest.importorskip("fastapi")
+    pytest.importorskip("uvicorn")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+    if CHROMIUM is None:
+        pytest.skip("no chromium on this machine (apt-get install chromium)", allow_module_level=True)
 
 EXAMPLE = FIXTURES / "example"
 # Chromium's own calls home are refused on these machines; keep it quiet.

@@ -143,7 +143,10 @@ def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: 
             except OptionError as err:
                 return error(422, str(err))
             argv = [keys[0].path, *(f.path for f in responses), *flags, "--output", "json", *spec.server_flags]
-            outcome = await _run(request, argv)
+            try:
+                outcome = await _run(request, argv)
+            except BrokenProcessPool:
+                return error(500, "a scoring process died (out of memory?); the pool was restarted, try again")
             if outcome is None:
                 return Response(status_code=400)  # the client left; nobody reads it
             if outcome.code == 0:
