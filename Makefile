@@ -60,7 +60,7 @@ differential: install
 
 # The web service under 20 concurrent clients, on 127.0.0.1 only.
 load: $(PY)
-	$(PY) -m pip install --quiet -e '.[web]'
+	$(PY) -m pip install --quiet '.[web]'
 	$(PY) bench/load.py $(BENCH_ARGS)
 
 clean:
