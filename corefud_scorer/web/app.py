@@ -22,10 +22,10 @@ from fastapi.staticfiles import StaticFiles
 from .. import __version__
 from ..parallel import available_cores
 from .options import OptionError, Spec, cli_spec, to_argv
+from .place import where
 from .runner import concerned, error_line, rename, run_cli
 from .upload import Disconnected, UploadError, receive_upload
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 # After this many calls a worker is replaced, whatever it may have kept.
 TASKS_PER_WORKER = 200
 
@@ -35,15 +35,6 @@ def error(status: int, message: str, files=()) -> JSONResponse:
     if files:
         body["files"] = [{"field": f.field, "index": f.index, "name": f.name} for f in files]
     return JSONResponse(body, status_code=status)
-
-
-def where(host: str, port: int) -> dict:
-    """What the page and the console say about who can reach the server."""
-    local = host in LOOPBACK or host.startswith("127.")
-    shown = f"[{host}]" if ":" in host else host
-    return {"host": host, "port": port, "url": f"http://{shown}:{port}/", "local_only": local,
-            "note": (f"listening on {host}:{port}: only this machine can reach it (--host 0.0.0.0 to open it to the network)"
-                     if local else f"listening on every interface, port {port}: other machines can reach it")}
 
 
 def _request_body_schema(spec: Spec) -> dict:

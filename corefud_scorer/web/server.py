@@ -6,6 +6,8 @@ import argparse
 import gc
 import sys
 
+from .place import LOOPBACK, where
+
 PROG = "corefud-scorer serve"
 
 
@@ -26,8 +28,6 @@ def build_serve_parser() -> argparse.ArgumentParser:
 def check_host(host: str) -> str | None:
     """Why ``host`` is refused, or None: loopback, or 0.0.0.0/:: for every
     interface; never one chosen interface, which would be easy to mistake."""
-    from .app import LOOPBACK
-
     if host in LOOPBACK or host.startswith("127.") or host in ("0.0.0.0", "::"):
         return None
     return f"--host {host}: give 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)"
@@ -48,7 +48,7 @@ def serve_main(argv: list[str], stdout=None, stderr=None) -> int:
     try:
         import uvicorn
 
-        from .app import create_app, where
+        from .app import create_app
     except ImportError as err:
         print(f"corefud-scorer: error: serve needs the web extra ({err.name} is missing): "
               "pip install 'corefud-scorer[web]'", file=stderr)

@@ -1,0 +1,33 @@
+"""``corefud-scorer serve``'s own flags, checked with or without the web extra."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import run_cli
+
+
+def test_serve_without_the_web_extra_says_what_to_install():
+    # The framework made unimportable, as in a core install.
+    code = ("import sys; sys.modules['fastapi'] = None; sys.modules['uvicorn'] = None; "
+            "from corefud_scorer.cli import main; sys.exit(main(['serve', '--port', '8']))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.strip().splitlines() == [
+        "corefud-scorer: error: serve needs the web extra (uvicorn is missing): pip install 'corefud-scorer[web]'"]
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--host", "192.168.1.5"], "--host 192.168.1.5: give 127.0.0.1 (this machine only) or 0.0.0.0"),
+    (["--port", "0"], "--port 0: give a port from 1 to 65535"),
+    (["--max-upload-mb", "0"], "--max-upload-mb must be above 0"),
+])
+def test_serve_refuses_bad_flags_before_starting(flags, message):
+    run = run_cli("serve", *flags)
+    assert run.code == 2 and run.out == ""
+    assert run.err.splitlines()[-1].startswith("corefud-scorer serve: error: ")
+    assert message in run.err
