@@ -370,6 +370,27 @@ function toCsv(rows) {
 
 // ---- error analysis ---------------------------------------------------------
 
+function quoted(words) {
+  return (Array.isArray(words) ? words : [words]).filter((w) => w !== undefined && w !== null && w !== "")
+    .map((w) => `“${w}”`).join(" / ");
+}
+
+function occurrenceText(o) {
+  const known = ["category", "document", "sentence", "words", "key_entities", "response_entities", "mentions"];
+  const parts = [];
+  if (o.document !== undefined) parts.push(`document ${o.document}`);
+  if (o.sentence !== undefined) parts.push(`sentence ${o.sentence}`);
+  let text = parts.join(", ");
+  if (o.words !== undefined) text += `${text ? ": " : ""}${quoted(o.words)}`;
+  const ids = [];
+  if (o.key_entities && o.key_entities.length) ids.push(`key ${o.key_entities.join(", ")}`);
+  if (o.response_entities && o.response_entities.length) ids.push(`response ${o.response_entities.join(", ")}`);
+  if (ids.length) text += ` (${ids.join("; ")})`;
+  const rest = Object.entries(o).filter(([k]) => !known.includes(k));
+  if (rest.length) text += " · " + rest.map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`).join(" · ");
+  return text;
+}
+
 function drawErrors(systems) {
   const withErrors = systems.filter((s) => s.errors);
   const box = $("errors-box");
@@ -377,38 +398,46 @@ function drawErrors(systems) {
   const root = $("errors");
   root.replaceChildren();
   for (const s of withErrors) {
-    if (withErrors.length > 1 || systems.length > 1) root.append(el("h3", { text: s.name }));
+    if (systems.length > 1) root.append(el("h3", { text: s.name }));
     const errors = s.errors;
     const counts = errors.counts || {};
     const cost = errors.cost || {};
-    const table = el("table", { class: "numbers errors" });
-    const costColumns = [];
-    for (const v of Object.values(cost)) {
-      if (v && typeof v === "object") for (const k of Object.keys(v)) if (!costColumns.includes(k)) costColumns.push(k);
+    // The cost: each metric's F1 once a category alone is corrected, and
+    // once it and every category before it are.
+    const baseline = cost.baseline || {};
+    const alone = cost.alone || {};
+    const cumulative = cost.cumulative || {};
+    const primary = "conll" in baseline ? "conll" : Object.keys(baseline)[0];
+    const head = [el("th", { class: "label", text: "category" }), el("th", { text: "count" })];
+    if (primary) {
+      const name = METRIC_NAMES[primary] || primary;
+      head.push(el("th", { text: `${name} F1 with it corrected` }), el("th", { text: "gain" }),
+        el("th", { text: `${name} F1 with it and those above corrected` }));
     }
-    table.append(el("tr", {}, el("th", { class: "label", text: "category" }), el("th", { text: "count" }),
-      ...costColumns.map((k) => el("th", { text: `cost: ${k.replace(/_/g, " ")}` }))));
-    for (const [category, n] of Object.entries(counts)) {
-      const c = cost[category] || {};
-      table.append(el("tr", { "data-category": category }, el("td", { class: "label", text: category.replace(/_/g, " ") }),
-        el("td", { text: String(n) }),
-        ...costColumns.map((k) => el("td", { text: typeof c[k] === "number" ? (Math.abs(c[k]) <= 1 ? pct(c[k]) : String(c[k])) : "" }))));
+    const table = el("table", { class: "numbers errors" }, el("tr", {}, ...head));
+    const order = Object.keys(cumulative).length ? Object.keys(cumulative) : Object.keys(counts);
+    for (const category of [...order, ...Object.keys(counts).filter((c) => !order.includes(c))]) {
+      const row = el("tr", { "data-category": category }, el("td", { class: "label", text: category.replace(/_/g, " ") }),
+        el("td", { text: String(counts[category] ?? "") }));
+      if (primary) {
+        const a = (alone[category] || {})[primary], c = (cumulative[category] || {})[primary];
+        row.append(el("td", { text: typeof a === "number" ? pct(a) : "" }),
+          el("td", { text: typeof a === "number" ? `+${(100 * (a - baseline[primary])).toFixed(2)}` : "" }),
+          el("td", { text: typeof c === "number" ? pct(c) : "" }));
+      }
+      table.append(row);
     }
-    root.append(table);
+    if (primary) root.append(el("p", { class: "summary",
+      text: `${METRIC_NAMES[primary] || primary} F1 as scored: ${pct(baseline[primary])}` }));
+    root.append(el("div", { class: "scroll" }, table));
     const byCategory = {};
     for (const o of errors.occurrences || []) {
-      const category = o.category || o.kind || o.type || "other";
+      const category = o.category || "other";
       (byCategory[category] = byCategory[category] || []).push(o);
     }
     for (const [category, list] of Object.entries(byCategory)) {
-      root.append(el("h4", { text: `${category.replace(/_/g, " ")} (${list.length})` }));
-      const ul = el("ul", { class: "examples" });
-      for (const o of list.slice(0, 5)) {
-        const parts = Object.entries(o).filter(([k]) => !["category", "kind", "type"].includes(k))
-          .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`);
-        ul.append(el("li", { text: parts.join(" · ") }));
-      }
-      root.append(ul);
+      root.append(el("h4", { text: `${category.replace(/_/g, " ")}: ${list.length}` + (list.length > 5 ? ", the first 5" : "") }));
+      root.append(el("ul", { class: "examples" }, ...list.slice(0, 5).map((o) => el("li", { text: occurrenceText(o) }))));
     }
   }
 }
