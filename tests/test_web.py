@@ -407,3 +407,16 @@ def test_real_server_scores_and_answers_health_meanwhile(server, tmp_path):
     assert data["metrics"] == run.json["metrics"]
     assert health and max(health) < 1.0, health
     assert _leftovers(server["temp"]) == []
+
+
+def test_a_crash_in_the_scorer_is_not_taken_for_bad_input(monkeypatch):
+    from corefud_scorer import cli
+    from corefud_scorer.web.runner import error_line, run_cli as run_in_worker
+
+    def broken(argv, stdout=None, stderr=None):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(cli, "main", broken)
+    outcome = run_in_worker(["k", "r"])
+    assert outcome.code == 70 and outcome.stdout == ""
+    assert error_line(outcome.stderr) == "RuntimeError: a bug"

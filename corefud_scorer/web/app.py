@@ -144,8 +144,8 @@ def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: 
                 return Response(rename(outcome.stdout, received.files, in_json=True),
                                 media_type="application/json")
             message = error_line(outcome.stderr)
-            if outcome.code == 70:
-                return error(500, f"internal error: {message}")
+            if outcome.code != 2:  # 2 is bad input; anything else is the scorer's failure
+                return error(500, f"internal error: {rename(message, received.files)}")
             named = concerned(message, received.files)
             return error(400 if named else 422, rename(message, received.files), named)
         finally:

@@ -39,9 +39,10 @@ def run_cli(argv: list[str]) -> Outcome:
         code = 70
         err.write(traceback.format_exc())
     finally:
-        # The CLI freezes what exists at its start out of the collector's reach
-        # and leaves the last document's cycles to the process's exit; a worker
-        # serves many calls, so it gives all of that back after each one.
+        # Udapi's documents hold reference cycles, and the command line may
+        # freeze objects out of the collector's reach or leave the last
+        # document's cycles to the process's exit; a worker serves many calls,
+        # so it gives all of that back after each one.
         gc.unfreeze()
         gc.collect()
     return Outcome(code, out.getvalue(), err.getvalue())
