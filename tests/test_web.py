@@ -259,7 +259,8 @@ def test_health_options_and_docs(client):
     schema = client.get("/openapi.json").json()
     body = schema["paths"]["/api/score"]["post"]["requestBody"]["content"]["multipart/form-data"]["schema"]
     assert {"key", "responses", "match", "metrics"} <= set(body["properties"])
-    assert client.get("/docs").status_code == 200
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "/static/docs.js" in docs.text and "cdn" not in docs.text.lower()
     page = client.get("/")
     assert "only this machine can reach it" in page.text and "{{" not in page.text
     assert client.get("/static/app.js").status_code == 200

@@ -59,6 +59,8 @@ def _shot(page, name):
 
 def test_score_the_example_then_a_broken_file(server, browser, tmp_path):
     page = browser.new_page(viewport={"width": 1150, "height": 900})
+    requested = []
+    page.on("request", lambda request: requested.append(request.url))
     page.goto(server["url"])
     assert "only this machine can reach it" in page.locator("#where").inner_text()
     page.set_input_files("#key", str(EXAMPLE / "key.conllu"))
@@ -100,5 +102,13 @@ def test_score_the_example_then_a_broken_file(server, browser, tmp_path):
     assert error.inner_text().startswith("broken.conllu:11: malformed Entity annotation: Mention r3 opened")
     assert page.locator("#key-error").inner_text() == ""
     _shot(page, "web-error.png")
+
+    page.goto(server["url"] + "docs")
+    page.wait_for_selector("h2")
+    headings = page.locator("h2").all_inner_texts()
+    assert "POST /api/score" in headings and "GET /api/health" in headings
+    assert page.locator("td", has_text="keep_singletons").count() == 1
+    # Nothing fetched from elsewhere, by the page or by the API's documentation.
+    assert requested and all(url.startswith(server["url"]) or url.startswith("blob:") for url in requested), requested
     page.close()
     assert leftovers(server["temp"]) == []

@@ -83,7 +83,8 @@ def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: 
         finally:
             state["pool"].shutdown(wait=True, cancel_futures=True)
 
-    app = FastAPI(title="corefud-scorer", version=__version__, lifespan=lifespan,
+    # /docs is a page of the package's own: the stock one loads its scripts from elsewhere.
+    app = FastAPI(title="corefud-scorer", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Coreference scores for an uploaded key and responses: the JSON of "
                   "`corefud-scorer KEY RESPONSE... --output json` with the same options.")
     static = resources.files(__package__) / "static"
@@ -93,6 +94,10 @@ def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: 
     async def page():
         html = (static / "index.html").read_text(encoding="utf-8")
         return html.replace("{{listening}}", listening["note"]).replace("{{version}}", __version__)
+
+    @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+    async def docs():
+        return (static / "docs.html").read_text(encoding="utf-8")
 
     @app.get("/api/health")
     async def health() -> dict:
