@@ -421,3 +421,23 @@ def test_a_crash_in_the_scorer_is_not_taken_for_bad_input(monkeypatch):
     outcome = run_in_worker(["k", "r"])
     assert outcome.code == 70 and outcome.stdout == ""
     assert error_line(outcome.stderr) == "RuntimeError: a bug"
+
+
+def test_several_systems_with_intervals_and_tests_are_the_clis_json(client, tmp_path, monkeypatch):
+    spec = client.get("/api/options").json()
+    names = {f["name"] for f in spec["fields"]}
+    if spec["max_responses"] == 1 or not {"confidence", "paired_bs"} <= names:
+        pytest.skip("this command line scores one response at a time")
+    folder = tmp_path / "systems"
+    folder.mkdir()
+    for name, source in (("key.conllu", "key.conllu"), ("sys_a.conllu", "response.conllu"), ("sys_b.conllu", "key.conllu")):
+        (folder / name).write_bytes((EXAMPLE / source).read_bytes())
+    answer = post(client, folder / "key.conllu", [folder / "sys_a.conllu", folder / "sys_b.conllu"],
+                  confidence="200", paired_bs="200", per_doc="true")
+    assert answer.status_code == 200, answer.text
+    run = cli_in(folder, monkeypatch, "key.conllu", "sys_a.conllu", "sys_b.conllu", "--confidence", "200",
+                 "--paired-bs", "200", "--per-doc", "--output", "json")
+    assert answer.text == run.out
+    data = answer.json()
+    assert [s["name"] for s in data["systems"]] == ["sys_a.conllu", "sys_b.conllu"]
+    assert set(data["tests"]["muc"]) == {"sys_b.conllu"}

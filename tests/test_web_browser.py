@@ -103,6 +103,21 @@ def test_score_the_example_then_a_broken_file(server, browser, tmp_path):
     assert page.locator("#key-error").inner_text() == ""
     _shot(page, "web-error.png")
 
+    if page.locator("#responses").evaluate("input => input.multiple") and page.locator("#opt-paired_bs").count():
+        # Several systems side by side, with the paired bootstrap against the first.
+        page.set_input_files("#key", str(EXAMPLE / "key.conllu"))
+        page.set_input_files("#responses", [str(EXAMPLE / "response.conllu"), str(EXAMPLE / "key.conllu")])
+        page.fill("#opt-paired_bs", "200")
+        page.fill("#opt-confidence", "200")
+        page.click("#score")
+        page.wait_for_selector("#tests-box:not([hidden])")
+        assert page.locator("#score-table thead tr").first.locator("th").all_inner_texts()[1:] == \
+            ["response.conllu", "key.conllu"]
+        perfect = page.locator("#score-table tr[data-metric=conll] td.f1").nth(1).inner_text()
+        assert perfect.startswith("100.00")
+        assert page.locator("#tests-table tr").count() > 1
+        _shot(page, "web-systems.png")
+
     page.goto(server["url"] + "docs")
     page.wait_for_selector("h2")
     headings = page.locator("h2").all_inner_texts()
