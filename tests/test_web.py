@@ -441,3 +441,19 @@ def test_several_systems_with_intervals_and_tests_are_the_clis_json(client, tmp_
     data = answer.json()
     assert [s["name"] for s in data["systems"]] == ["sys_a.conllu", "sys_b.conllu"]
     assert set(data["tests"]["muc"]) == {"sys_b.conllu"}
+
+
+@pytest.mark.parametrize("fields, flags", [
+    ({"errors": "true", "keep_singletons": "true"}, ["--errors", "-s"]),
+    ({"sync": "union", "metrics": "muc bcub ceafe"}, ["--sync", "union", "-m", "muc", "bcub", "ceafe"]),
+    ({"sync": "all"}, ["--sync", "all"]),
+])
+def test_later_options_are_the_clis_json_once_it_has_them(client, monkeypatch, fields, flags):
+    known = {f["name"] for f in client.get("/api/options").json()["fields"]}
+    answer = post(client, EXAMPLE / "key.conllu", [EXAMPLE / "response.conllu"], **fields)
+    if not set(fields) <= known:
+        assert answer.status_code == 422
+        return
+    assert answer.status_code == 200, answer.text
+    run = cli_in(EXAMPLE, monkeypatch, "key.conllu", "response.conllu", *flags, "--output", "json")
+    assert answer.text == run.out
