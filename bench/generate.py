@@ -8,6 +8,9 @@ mentions, nested / discontinuous / zero-headed mentions, singletons, entities of
 key by injecting controlled errors (boundary errors, missed and spurious
 mentions, head changes, entity merges and splits, moved / renumbered / missing /
 spurious zeros, altered DEPS of zeros) and by renaming all entity ids.  With
+``reuse_ids`` / ``shared_spans`` / ``cross_links`` > 0, ids recur across the
+documents of a file, spans stand in two entities (key and response) and
+Bridge= / SplitAnte= links name entities of earlier documents.  With
 ``ties`` > 0 some constructions are added on purpose so that the tie-breaking of
 the mention matchers is exercised (several mentions sharing a head with the
 same overlap, several zeros of one sentence with identical DEPS, identical
@@ -55,6 +58,10 @@ DEFAULTS = {
     "split_ante": 0.01,       # mentions carrying a SplitAnte= link
     "ties": 0.0,              # rate of deliberate ties (0 = none)
     "zeros_without_deps": 0.0,  # share of empty nodes with DEPS "_" (crashes the reference)
+    # ids recurring across documents (as AnCora's NOCOREF:Gen); 0 = every id names one entity
+    "reuse_ids": 0.0,         # share of a later document's new entities named with an earlier id
+    "shared_spans": 0.0,      # share of mentions whose span is also put into another entity
+    "cross_links": 0.0,       # share of Bridge=/SplitAnte= links naming an earlier document's id
     # response errors
     "missed": 0.08,           # key mention dropped
     "spurious": 0.08,         # extra response mentions (relative to the key mentions)
@@ -773,8 +780,10 @@ def _boundary_error(rng, W, head, n):
 # rendering
 # --------------------------------------------------------------------------
 
-def _render_doc(rng, doc_id, sents, empties_per_sent, mentions, p, out, first_in_file, emap=None):
-    """Append the CoNLL-U lines of one document to ``out``."""
+def _render_doc(rng, doc_id, sents, empties_per_sent, mentions, p, out, first_in_file, emap=None,
+                foreign=()):
+    """Append the CoNLL-U lines of one document to ``out``; ``foreign``: ids of
+    earlier documents that links may name (with ``cross_links``)."""
     rnd = rng.random
     # mentions per sentence in document order (needed for Bridge / SplitAnte)
     by_sent = [[] for _ in sents]
@@ -856,12 +865,15 @@ def _render_doc(rng, doc_id, sents, empties_per_sent, mentions, p, out, first_in
                 trg = seen_entities[int(rnd() * ns)]
                 if trg is not ent:
                     rel = BRIDGE_RELS[int(rnd() * len(BRIDGE_RELS))]
-                    bridge.setdefault(first, []).append("%s<%s%s" % (trg.eid, ent.eid, rel))
+                    trg_eid = _foreign(rng, p, foreign, ent.eid) or trg.eid
+                    bridge.setdefault(first, []).append("%s<%s%s" % (trg_eid, ent.eid, rel))
             if ns >= 2 and rnd() < p["split_ante"]:
                 a1 = seen_entities[int(rnd() * ns)]
                 a2 = seen_entities[int(rnd() * ns)]
                 if a1 is not a2 and a1 is not ent and a2 is not ent:
-                    split.setdefault(first, []).append("%s<%s,%s<%s" % (a1.eid, ent.eid, a2.eid, ent.eid))
+                    e1 = _foreign(rng, p, foreign, ent.eid) or a1.eid
+                    e2 = a2.eid if e1 != a2.eid else a1.eid
+                    split.setdefault(first, []).append("%s<%s,%s<%s" % (e1, ent.eid, e2, ent.eid))
             if id(ent) not in seen_ids:
                 seen_ids.add(id(ent))
                 seen_entities.append(ent)
@@ -955,6 +967,47 @@ def _render_doc(rng, doc_id, sents, empties_per_sent, mentions, p, out, first_in
         out.append("")
 
 
+def _foreign(rng, p, foreign, own):
+    """An id of an earlier document for a link (with ``cross_links``), or None."""
+    if p["cross_links"] > 0 and foreign and rng.random() < p["cross_links"]:
+        eid = foreign[int(rng.random() * len(foreign))]
+        return eid if eid != own else None
+    return None
+
+
+def _share_spans(rng, mentions, entities, rate):
+    """Put the span of some mentions into a second entity too (as a response
+    may, or an annotation with a span in two entities); never overlapping
+    another mention of that entity."""
+    live = [e for e in entities if e.mentions]
+    if len(live) < 2:
+        return
+    added = []
+    for m in mentions:
+        if rng.random() >= rate:
+            continue
+        e = live[int(rng.random() * len(live))]
+        if e is m.ent or any(x.s == m.s and x.lo <= m.hi and m.lo <= x.hi for x in e.mentions):
+            continue
+        copy = Mention(m.s, m.W, m.head, e)
+        e.mentions.append(copy)
+        added.append(copy)
+    mentions.extend(added)
+
+
+def _name(rng, p, d, pool, used, fresh):
+    """An entity id: with ``reuse_ids``, in a later document, sometimes one of
+    an earlier document's (``pool``) not yet used in this one; else ``fresh()``."""
+    if p["reuse_ids"] > 0 and d > 1 and pool and rng.random() < p["reuse_ids"]:
+        eid = pool[int(rng.random() * len(pool))]
+        if eid not in used:
+            used.add(eid)
+            return eid
+    eid = fresh()
+    used.add(eid)
+    return eid
+
+
 def _mwt_form(sent, i):
     f1 = sent.static[i].split("\t", 1)[0]
     f2 = sent.static[i + 1].split("\t", 1)[0]
@@ -1003,6 +1056,7 @@ def _iter_docs(rng_or_seed, docs, tokens_per_doc, options):
     p = _params(dict(options))
     key_counter = 0
     used_resp_ids = set()
+    key_pool, resp_pool = [], []  # ids of earlier documents (with reuse_ids / cross_links)
     for d in range(1, docs + 1):
         doc_id = "doc%d" % d
         sents = []
@@ -1014,29 +1068,48 @@ def _iter_docs(rng_or_seed, docs, tokens_per_doc, options):
         mentions.sort(key=lambda m: (m.s, m.lo, -m.hi))
         entities = []
         _assign_entities(rng, mentions, p, entities)
-        # key ids in order of first mention, unique in the file
+        if p["shared_spans"] > 0:
+            _share_spans(rng, mentions, entities, p["shared_spans"])
+        # key ids in order of first mention, unique in the file (unless reused)
+        key_used = set()
+
+        def fresh_key():
+            nonlocal key_counter
+            key_counter += 1
+            return "e%d" % key_counter
+
         for m in mentions:
             if m.ent.eid is None:
-                key_counter += 1
-                m.ent.eid = "e%d" % key_counter
+                m.ent.eid = _name(rng, p, d, key_pool, key_used, fresh_key)
         r_empties, r_mentions, r_entities, emap = _derive_response(rng, sents, mentions, p)
-        # response ids: random numbers, unique in the file
+        if p["shared_spans"] > 0:
+            _share_spans(rng, r_mentions, r_entities, p["shared_spans"])
+        # response ids: random numbers, unique in the file (unless reused)
         r_mentions.sort(key=lambda m: (m.s, m.lo, -m.hi))
         span = max(1000, 20 * len(r_entities))
+        resp_used = set()
+
+        def fresh_response():
+            while True:
+                num = rng.randint(1, span + len(used_resp_ids) * 2)
+                if num not in used_resp_ids:
+                    break
+            used_resp_ids.add(num)
+            return "e%d" % num
+
         for m in r_mentions:
             e = m.ent
             if e.eid is None:
-                while True:
-                    num = rng.randint(1, span + len(used_resp_ids) * 2)
-                    if num not in used_resp_ids:
-                        break
-                used_resp_ids.add(num)
-                e.eid = "e%d" % num
+                e.eid = _name(rng, p, d, resp_pool, resp_used, fresh_response)
         key_out = []
         resp_out = []
         _render_doc(rng, doc_id, sents, [s.empties for s in sents], mentions, p,
-                    key_out, d == 1)
-        _render_doc(rng, doc_id, sents, r_empties, r_mentions, p, resp_out, d == 1, emap)
+                    key_out, d == 1, foreign=key_pool)
+        _render_doc(rng, doc_id, sents, r_empties, r_mentions, p, resp_out, d == 1, emap,
+                    foreign=resp_pool)
+        if p["reuse_ids"] > 0 or p["cross_links"] > 0:
+            key_pool.extend(sorted(key_used - set(key_pool)))
+            resp_pool.extend(sorted(resp_used - set(resp_pool)))
         yield "\n".join(key_out) + "\n", "\n".join(resp_out) + "\n"
 
 

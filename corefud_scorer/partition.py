@@ -6,7 +6,11 @@ sides (each key mention looks up its response entity for recall, each
 response mention its key entity for precision) and CEAF counts membership in
 entities. For well-formed input the three readings are one matrix; they
 differ only where a span stands in two entities of one file, and computing
-each as 1.2 reads it keeps its numbers in that case too.
+each as 1.2 reads it keeps its numbers in that case too. There the lookup
+keeps the entity that comes last in the document's list, so that list must
+be in 1.2's order: by first mention in the whole file, which the reader
+gives (an id already used in an earlier document sorts first, see
+``readers/file_entities.py``).
 """
 
 from __future__ import annotations

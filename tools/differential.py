@@ -35,7 +35,7 @@ Exit status: 0 = no difference; 1 = some value differs by more than --tolerance
 
     python tools/differential.py --pairs 200 --seed 1 [--reference /work/ref]
         [--keep DIR] [--jobs 2] [--match head] [--zero dependent] [--singletons yes]
-        [--zeros-without-deps 0.3] [--subprocess] [--json-report FILE]
+        [--zeros-without-deps 0.3] [--reused-ids 0.3] [--subprocess] [--json-report FILE]
 """
 
 import argparse
@@ -382,6 +382,11 @@ def pair_params(base_seed, idx, a):
     }
     if a.zeros_without_deps > 0 and r.random() < 0.3:
         params["zeros_without_deps"] = a.zeros_without_deps
+    params.update(reuse_ids=0.0, shared_spans=0.0, cross_links=0.0)
+    if a.reused_ids > 0 and r.random() < a.reused_ids:
+        # ids recurring across documents, spans in two entities, links to earlier documents
+        params.update(docs=max(2, params["docs"]), reuse_ids=r.choice([0.2, 0.5, 0.8]),
+                      shared_spans=r.choice([0.02, 0.08, 0.2]), cross_links=r.choice([0.0, 0.3]))
     return params
 
 
@@ -389,7 +394,7 @@ def generator_command(params, key, resp):
     cmd = ["python", "bench/generate.py", "--seed", str(params["seed"]),
            "--docs", str(params["docs"]), "--tokens", str(params["tokens"])]
     for k in ("density", "zeros", "ties", "error_scale", "discontinuous", "singletons",
-              "zeros_without_deps"):
+              "zeros_without_deps", "reuse_ids", "shared_spans", "cross_links"):
         cmd += ["--" + k.replace("_", "-"), repr(params[k])]
     cmd += ["--out-key", key, "--out-response", resp]
     return " ".join(shlex.quote(c) for c in cmd)
@@ -400,7 +405,9 @@ def write_generated(params, key, resp):
         key, resp, params["seed"], docs=params["docs"], tokens_per_doc=params["tokens"],
         density=params["density"], zeros=params["zeros"], ties=params["ties"],
         error_scale=params["error_scale"], discontinuous=params["discontinuous"],
-        singletons=params["singletons"], zeros_without_deps=params["zeros_without_deps"])
+        singletons=params["singletons"], zeros_without_deps=params["zeros_without_deps"],
+        reuse_ids=params["reuse_ids"], shared_spans=params["shared_spans"],
+        cross_links=params["cross_links"])
 
 
 def metric_triple(obj):
@@ -655,6 +662,9 @@ def parse_args(argv):
     ap.add_argument("--zeros-without-deps", type=float, default=0.0,
                     help="share of empty nodes with DEPS '_' in ~30%% of the pairs (default 0: never); "
                          "the official scorer crashes on them with -z dependent")
+    ap.add_argument("--reused-ids", type=float, default=0.3,
+                    help="share of pairs whose files reuse entity ids across documents, put spans "
+                         "into two entities and link to earlier documents' entities (default 0.3)")
     ap.add_argument("--no-text", action="store_true", help="skip the text-output comparison")
     ap.add_argument("--cli-check", type=int, default=2,
                     help="for the first N pairs also run both command lines for real (one process per run) "

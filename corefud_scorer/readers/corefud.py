@@ -26,6 +26,7 @@ from typing import Iterator
 from ..errors import ScorerError
 from ..model import (ORD_SCALE, SENTENCE_STRIDE, Document, DocumentText, Entity, Mention, Sentence,
                      SourceDocument, Word)
+from .file_entities import SHARED_WITH_EARLIER, FileEntities, in_file_order, line_of, shared_with_earlier
 
 FORMAT = "corefud"
 
@@ -92,6 +93,8 @@ class CorefUDDocument(SourceDocument):
     entity_header: str | None = None
     notes: list[tuple[str, str]] = field(default_factory=list)  # (kind, example) seen in the text
     words: bool = False  # read with UPOS and FEATS; load() fills Document.text
+    # Ids this document shares with earlier ones -> their first mention in the file (file_entities.py).
+    earlier_entities: dict[str, tuple] = field(default_factory=dict)
 
     def load(self) -> Document:
         return load_document(self, self.entity_header, self.words)
@@ -221,11 +224,18 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
     ``# newdoc`` form a document of their own.
     """
     header: dict = {}
+    file_entities = None
     for doc in iter_raw_documents(path, header, words):
         doc.entity_header = header.get("global.Entity")
         doc.words = words
         doc.entity_scope = _entity_scope(doc.entity_header)
+        if doc.entity_scope == "file":
+            if file_entities is None:
+                file_entities = FileEntities(path, doc.entity_header)
+            file_entities.see(doc)
         yield doc
+    if file_entities is not None:
+        file_entities.finish()
 
 
 def _entity_scope(entity_header: str | None) -> str:
@@ -432,7 +442,9 @@ def load_document(raw: CorefUDDocument, global_entity: str | None, text: bool = 
                               (raw.path, _locate(raw, message)))
         accepted.append((f"Udapi: {_warning_kind(message)}",
                          f"{_udapi_message(message)} (line {_locate(raw, message)})"))
-    entities = _entities(udapi_entities, sentence_index)
+    entities = in_file_order(_entities(udapi_entities, sentence_index), raw.earlier_entities)
+    for span, eids in shared_with_earlier(entities, raw.earlier_entities):
+        accepted.append((SHARED_WITH_EARLIER, f"line {line_of(raw, span[0])}, in {' and '.join(eids)}"))
     return Document(raw.doc_id, entities, len(raw.sentences), raw.tokens, raw.first_line,
                     raw.notes + accepted, _document_text(udoc, raw) if text else None)
 
