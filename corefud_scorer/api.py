@@ -42,8 +42,17 @@ def score_many(pairs: list[tuple], options: Options | None = None, jobs: int = 1
     options = options or Options()
     with local_files(*(source for pair in pairs for source in pair)) as files:
         streams, settings = [], []
-        for (key_name, key_path), (response_name, response_path) in zip(files[::2], files[1::2]):
-            fmt = resolve_format(options.format, key_path, response_path)
+        file_pairs = list(zip(files[::2], files[1::2]))
+        found = {resolve_format(options.format, key_path, response_path)
+                 for (_, key_path), (_, response_path) in file_pairs}
+        if len(found) > 1:
+            raise ScorerError(f"the pairs are in different formats ({', '.join(sorted(found))}); "
+                              "score each format on its own")
+        if found:
+            # What the options mean (``all``, above all) depends on the format.
+            options = options.for_format(found.pop())
+        for (key_name, key_path), (response_name, response_path) in file_pairs:
+            fmt = options.format
             documents = paired_documents(read_documents(key_path, "key", fmt),
                                          read_documents(response_path, "response", fmt),
                                          key_path, response_path, options.check_forms)

@@ -19,30 +19,53 @@ from .parallel import available_cores
 from .presets import PRESETS, describe
 from .readers import formats
 from .comparison import Resampling
-from .results import ALL_METRICS, GROUPS, METRIC_NAMES, SYNC_CHOICES, Options
+from .results import ALL_METRICS, CONLL_PARTS, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options
 from .significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL
 
 PROG = "corefud-scorer"
 DEFAULTS = {"match": "head", "zero_match": "dependent", "metrics": ["all"], "keep_singletons": False}
+# The UA scorer's defaults, for UA files.
+OTHER_DEFAULTS = {"match": "exact", "zero_match": "linear", "metrics": list(CONLL_PARTS),
+                  "keep_singletons": False}
 INTERRUPTED = 130
 
 
 def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
     # Defaults are filled in after parsing, so that a flag given against a
     # preset can be told from a default.
-    parser.add_argument("-m", "--metrics", nargs="+", choices=[*GROUPS, *METRIC_NAMES],
-                        help="metrics to compute (default: all = " + " ".join(ALL_METRICS) + "; "
-                        "every = all, mention and the further measures)")
+    parser.add_argument("-m", "--metrics", nargs="+", choices=[*GROUPS, "conll", *METRIC_NAMES],
+                        help="metrics to compute (CorefUD files: default all = " + " ".join(ALL_METRICS)
+                        + "; UA files: default conll = muc bcub ceafe, all = " + " ".join(UA_ALL_METRICS)
+                        + "; every = all, mention and the further measures)")
     parser.add_argument("--sync", choices=SYNC_CHOICES,
                         help="rebuild key and response over one mention set before the metrics of the "
                         "contingency (Popescu-Belis et al. 2004); all: the four side by side")
     parser.add_argument("-s", "--keep-singletons", action="store_const", const=True,
                         help="score singleton entities too (dropped by default)")
-    parser.add_argument("-a", "--match", choices=["exact", "partial", "head"],
-                        help="mention matching (default: head)")
+    parser.add_argument("-a", "--match", choices=["exact", "partial", "partial-corefud", "head",
+                                                   "partial-craft"],
+                        help="mention matching (default: head for CorefUD files, exact for the "
+                        "others); partial-corefud is partial; partial-craft is CRAFT 2019's")
     parser.add_argument("-x", "--exact-match", action="store_true", help="the same as -a exact")
     parser.add_argument("-z", "--zero-match-method", choices=["linear", "dependent"],
-                        help="match zeros by position or by enhanced dependencies (default: dependent)")
+                        help="match zeros by position or by enhanced dependencies "
+                        "(default: dependent for CorefUD files, linear for the others)")
+    parser.add_argument("--keep-zeros", action="store_true",
+                        help="score zero mentions in files of the other formats too "
+                        "(CorefUD files always keep them)")
+    parser.add_argument("-l", "--keep-split-antecedents", action="store_true",
+                        help="score plural mentions with the entities they are made of "
+                        "(UA ElementOf, CorefUD SplitAnte); needs -s")
+    parser.add_argument("-d", "--evaluate-discourse-deixis", action="store_true",
+                        help="score discourse deixis instead of identity (sets -s and -l)")
+    parser.add_argument("--only-split-antecedent", action="store_true",
+                        help="score only the alignment of split antecedents (sets -s and -l)")
+    parser.add_argument("--allow-boundary-crossing", action="store_true",
+                        help="UA markables closed by name may cross others (always accepted; "
+                        "the UA scorer's flag)")
+    parser.add_argument("--np-only", action="store_true", help="CoNLL files: only NP mentions")
+    parser.add_argument("--remove-nested-mentions", action="store_true",
+                        help="CoNLL files: only mentions inside no other")
     parser.add_argument("-t", "--shared-task", choices=sorted(PRESETS),
                         help="the settings of a CRAC shared task's official ranking")
     parser.add_argument("--format", choices=formats(),
@@ -192,9 +215,44 @@ def _measures_alone(parser: argparse.ArgumentParser, options: Options, compared:
         parser.error("--sync all: not with several systems, --confidence or the tests; give one synchronisation")
 
 
-def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Options:
-    """Options from flags, a preset, and 1.2's defaults; a flag that contradicts
+def _format_of(args: argparse.Namespace) -> str:
+    """The format asked for, or the key file's (the library checks the
+    response's); ``bench`` reads CorefUD unless told."""
+    if args.format:
+        return args.format
+    key = getattr(args, "key_file", None)
+    if key is None or key == "-":
+        return "corefud"
+    from .readers import detect_format
+
+    return detect_format(key)
+
+
+def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
+                 stderr=None) -> Options:
+    """Options from flags, a preset, and the format's defaults (1.2's for
+    CorefUD files, the UA scorer's for the others); a flag that contradicts
     the preset, or another flag, is a usage error."""
+    fmt = _format_of(args)
+    defaults = OTHER_DEFAULTS if fmt == "ua" else DEFAULTS
+    if (args.np_only or args.remove_nested_mentions) and fmt != "conll":
+        parser.error("--np-only and --remove-nested-mentions need the syntax of CoNLL files "
+                     "(--format conll)")
+    if args.match == "partial-corefud":
+        args.match = "partial"
+    keep_split = args.keep_split_antecedents
+    for flag, on in (("--evaluate-discourse-deixis", args.evaluate_discourse_deixis),
+                     ("--only-split-antecedent", args.only_split_antecedent)):
+        if on and not (keep_split and args.keep_singletons):
+            if stderr is not None and not args.quiet:
+                print(f"{PROG}: warning: {flag} scores split antecedents with singletons: "
+                      "-s and -l are set", file=stderr)
+            keep_split = args.keep_singletons = True
+    if keep_split and not args.keep_singletons:
+        parser.error("-l/--keep-split-antecedents needs -s/--keep-singletons "
+                     "(an antecedent of a plural may be a singleton)")
+    if args.metrics and "conll" in args.metrics:
+        args.metrics = [m for name in args.metrics for m in (CONLL_PARTS if name == "conll" else (name,))]
     if args.exact_match and args.match not in (None, "exact"):
         parser.error(f"-x/--exact-match contradicts -a {args.match}")
     match = "exact" if args.exact_match else args.match
@@ -210,13 +268,17 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> O
                              f"the flags ask for {value!r}")
         given = wanted
     return Options(
-        metrics=tuple(given["metrics"] or DEFAULTS["metrics"]),
+        metrics=tuple(given["metrics"] or defaults["metrics"]),
         keep_singletons=bool(given["keep_singletons"]),
-        match=given["match"] or DEFAULTS["match"],
-        zero_match=given["zero_match"] or DEFAULTS["zero_match"],
-        format=args.format,
+        match=given["match"] or defaults["match"],
+        zero_match=given["zero_match"] or defaults["zero_match"],
+        format=fmt if args.format or fmt != "corefud" else None,
         check_forms=not args.no_form_check,
         sync=given["sync"],
+        keep_zeros=fmt != "ua" or args.keep_zeros,
+        keep_split_antecedents=keep_split,
+        discourse_deixis=args.evaluate_discourse_deixis,
+        only_split_antecedent=args.only_split_antecedent,
     )
 
 
@@ -326,7 +388,7 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     _conll_defaults(args, parser)
-    options = options_from(args, parser)
+    options = options_from(args, parser, stderr)
     files = [args.key_file, *args.sys_files]
     if files.count("-") > 1:
         parser.error("only one of KEY and SYS can be - (standard input)")

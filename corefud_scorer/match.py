@@ -29,27 +29,48 @@ from functools import cached_property
 from typing import Callable, Hashable, Sequence
 
 from . import assignment
-from .model import Mention, sentence_of
+from .model import Mention, PluralMention, sentence_of
 
-MATCHING_MODES = ("exact", "partial", "head")
+MATCHING_MODES = ("exact", "partial", "head", "partial-craft")
+# Other names of the same modes (the UA scorer's).
+MATCHING_SYNONYMS = {"partial-corefud": "partial"}
 ZERO_METHODS = ("linear", "dependent")
 
 
 def identity_function(match: str) -> Callable[[Mention], Hashable]:
-    """What makes two mentions equal under a matching mode."""
+    """What makes two mentions equal under a matching mode. A split
+    antecedent is the set of entities it stands for, whatever the mode."""
     if match == "head":
-        return lambda m: (m.words, m.head)
-    return lambda m: m.words
+        def identity(m):
+            return m.antecedents if type(m) is PluralMention else (m.words, m.head)
+    else:
+        def identity(m):
+            return m.antecedents if type(m) is PluralMention else m.words
+    return identity
 
 
 # --- similarities, each with 1.2's arithmetic so that ties compare equal ---
 
 def partial_score(key: Mention, response: Mention) -> float:
-    """Response inside the key and covering its head: shared share of the key."""
+    """Response inside the key and covering its head (or all of its minimum
+    span, where the format gives one): shared share of the key."""
     key_words = set(key.words)
     response_words = set(response.words)
-    if key.head in response_words and response_words <= key_words:
+    required = (key.head,) if key.min is None else key.min
+    if required and response_words.issuperset(required) and response_words <= key_words:
         return len(key_words & response_words) * 1.0 / len(key_words)
+    return 0.0
+
+
+def craft_score(key: Mention, response: Mention) -> float:
+    """CRAFT 2019's partial match: some part of the response lies within the
+    key's first part; shared share of the key. Zeros never match this way."""
+    if key.is_zero or response.is_zero:
+        return 0.0
+    first, last = key.parts[0]
+    for start, end in response.parts:
+        if start >= first and end <= last:
+            return len(set(key.words) & set(response.words)) * 1.0 / len(key.words)
     return 0.0
 
 
@@ -98,13 +119,15 @@ def _head_candidates(keys, responses):
 
 
 def _partial_candidates(keys, responses):
-    # A candidate response contains the key's head word.
+    # A candidate response contains the key's head word (or the first word
+    # of its minimum span).
     by_word = defaultdict(list)
     for j, r in enumerate(responses):
         for w in r.words:
             by_word[w].append(j)
     for i, k in enumerate(keys):
-        for j in by_word.get(k.head, ()):
+        required = (k.head,) if k.min is None else k.min
+        for j in by_word.get(required[0], ()) if required else ():
             yield i, j
 
 
@@ -192,6 +215,31 @@ class Alignment:
         return len(self.pairs)
 
 
+def assign_craft(keys: Sequence[Mention], responses: Sequence[Mention]) -> list[tuple[Mention, Mention]]:
+    """CRAFT's greedy pairing: each response in order takes the first key (in
+    order) it matches, unless an earlier response took that key."""
+    keys = _sorted(keys)
+    responses = _sorted(responses)
+    by_word = defaultdict(list)  # a word of a key's first part -> keys
+    for i, k in enumerate(keys):
+        if not k.is_zero:
+            first, last = k.parts[0]
+            for w in k.words:
+                if first <= w <= last:
+                    by_word[w].append(i)
+    used = set()
+    pairs = []
+    for r in responses:
+        candidates = sorted({i for start, _ in r.parts for i in by_word.get(start, ())})
+        for i in candidates:
+            if craft_score(keys[i], r) > 0:
+                if i not in used:
+                    used.add(i)
+                    pairs.append((keys[i], r))
+                break
+    return pairs
+
+
 def align(key_mentions: dict, response_mentions: dict, match: str,
           zero_method: str) -> Alignment:
     """Align the distinct mentions of a document (dicts identity -> mention).
@@ -220,6 +268,13 @@ def align(key_mentions: dict, response_mentions: dict, match: str,
 
     other_pairs = []
     if match != "exact":
-        for k, r in assign(list(key_left.values()), list(response_left.values()), match):
+        # Split antecedents left over are matched exactly or not at all.
+        keys = [m for m in key_left.values() if type(m) is not PluralMention]
+        responses = [m for m in response_left.values() if type(m) is not PluralMention]
+        if match == "partial-craft":
+            found = assign_craft(keys, responses)
+        else:
+            found = assign(keys, responses, match)
+        for k, r in found:
             other_pairs.append((identity(k), identity(r)))
     return Alignment(exact_pairs + other_pairs + zero_pairs)

@@ -274,3 +274,73 @@ MENTION_METRICS = {
     "zero": zero_anaphors,
     "mention": mention_identification,
 }
+
+
+# --- non-referring markables and bridging, as the UA scorer scores them ---
+# A markable is found when the other side has one with the same words.
+
+def non_referring(p: Partition) -> Counts:
+    """Non-referring markables identified: key ones the response has too,
+    and response ones the key has."""
+    key = [n.mention.words for n in p.key.document.non_referring]
+    response = [n.mention.words for n in p.response.document.non_referring]
+    response_set, key_set = set(response), set(key)
+    found = sum(1 for words in key if words in response_set)
+    invented = sum(1 for words in response if words not in key_set)
+    return Counts(float(found), float(len(key)), float(found), float(found + invented))
+
+
+@dataclass
+class BridgingCounts:
+    """Bridging's statistics in the UA scorer's three parts."""
+
+    anaphor_recognition: Counts = field(default_factory=Counts)
+    markable: Counts = field(default_factory=Counts)  # full bridging, antecedent markable
+    entity: Counts = field(default_factory=Counts)    # full bridging, antecedent entity
+
+    def __add__(self, other: "BridgingCounts") -> "BridgingCounts":
+        return BridgingCounts(self.anaphor_recognition + other.anaphor_recognition,
+                              self.markable + other.markable, self.entity + other.entity)
+
+    @property
+    def parts(self) -> dict[str, Counts]:
+        return {"anaphor_recognition": self.anaphor_recognition, "markable": self.markable,
+                "entity": self.entity}
+
+
+def _bridging_links(doc) -> dict:
+    # One link per anaphor; a later link of the same anaphor replaces it.
+    return {link.anaphor.words: (link.antecedent.words if link.antecedent is not None else None)
+            for link in doc.bridging}
+
+
+def bridging(p: Partition) -> BridgingCounts:
+    """Bridging anaphors recognised (same words as a key anaphor), and full
+    bridging: the antecedent markable the key's too, or (entity level) a
+    mention of the same key entity. A recognised anaphor with a wrong
+    antecedent counts against recall and precision."""
+    key, response = _bridging_links(p.key.document), _bridging_links(p.response.document)
+    entity_of = {}
+    for index, entity in enumerate(p.key.entities):
+        for mention in entity:
+            entity_of[mention.words] = index
+
+    def same_entity(a, b):
+        return a in entity_of and b in entity_of and entity_of[a] == entity_of[b]
+
+    recognised = [anaphor for anaphor in key if anaphor in response]
+    markable = sum(1 for a in recognised if key[a] == response[a])
+    entity = sum(1 for a in recognised if key[a] == response[a] or same_entity(key[a], response[a]))
+    invented = sum(1 for a in response if a not in key)
+
+    def counts(tp):
+        return Counts(float(tp), float(len(key)), float(tp), float(invented + len(recognised)))
+
+    return BridgingCounts(counts(len(recognised)), counts(markable), counts(entity))
+
+
+# Metrics of what a document's readers give beside its entities.
+ANAPHORA_METRICS = {
+    "non-referring": non_referring,
+    "bridging": bridging,
+}

@@ -34,14 +34,25 @@ class Mention:
     (mentions headed by an empty node) the enhanced dependencies of the head
     as ``(parent position within the sentence, relation)`` pairs."""
 
-    __slots__ = ("words", "head", "is_zero", "head_deps", "line")
+    __slots__ = ("words", "head", "is_zero", "head_deps", "line", "min", "spans")
 
-    def __init__(self, words, head, is_zero=False, head_deps=(), line=None):
+    def __init__(self, words, head, is_zero=False, head_deps=(), line=None, min=None, spans=None):
         self.words: tuple[int, ...] = words
         self.head: int = head
         self.is_zero: bool = is_zero
         self.head_deps: tuple[tuple[int, str], ...] = head_deps
         self.line: int | None = line
+        # The minimum span (UA's MIN): the words partial matching requires;
+        # None where the format marks a head instead, () where it marks neither.
+        self.min: tuple[int, ...] | None = min
+        # (first, last) word of each continuous part, in the order annotated;
+        # None for a mention of one part.
+        self.spans: tuple[tuple[int, int], ...] | None = spans
+
+    @property
+    def parts(self) -> tuple[tuple[int, int], ...]:
+        """The (first, last) words of the mention's continuous parts."""
+        return self.spans or ((self.words[0], self.words[-1]),)
 
     @property
     def start(self) -> int:
@@ -61,10 +72,35 @@ class Mention:
 
 @dataclass
 class Entity:
-    """An entity of one document: its id in the file and its mentions in order."""
+    """An entity of one document: its id in the file and its mentions in order.
+
+    A plural entity lists the ids of the entities it is made of (its split
+    antecedents: UA's ``ElementOf``, CorefUD's ``SplitAnte``)."""
 
     eid: str
     mentions: list[Mention]
+    split_antecedents: tuple[str, ...] = ()
+
+
+@dataclass
+class Bridging:
+    """A bridging link: an anaphor mention and the entity it is anchored to,
+    with the antecedent mention where the format names one (UA's
+    ``MentionAnchor``; for CorefUD the antecedent entity's closest mention
+    before the anaphor)."""
+
+    anaphor: Mention
+    antecedent_eid: str
+    antecedent: Mention | None = None
+    relation: str | None = None
+
+
+@dataclass
+class NonReferring:
+    """A non-referring markable (expletive, predicative, ...) and its type."""
+
+    mention: Mention
+    kind: str | None = None
 
 
 @dataclass
@@ -79,6 +115,9 @@ class Document:
     # What the reader noticed but accepted: (kind, example) pairs, counted by kind.
     warnings: list[tuple[str, str]] = field(default_factory=list)
     text: "DocumentText | None" = None  # words and sentence ids, when a reader is asked for them
+    bridging: list[Bridging] = field(default_factory=list)
+    non_referring: list[NonReferring] = field(default_factory=list)
+    discourse_deixis: list[Entity] = field(default_factory=list)
 
 
 class Word(NamedTuple):
@@ -165,3 +204,22 @@ class LoadedDocument(SourceDocument):
 
     def load(self) -> Document:
         return self.document
+
+
+class PluralMention(Mention):
+    """A split antecedent as scored: the plural entity's extra mention that
+    stands for the set of entities the plural is made of. Two are the same
+    when they stand for the same entities (each as its mentions' identities).
+    It has no words: word-based matching and MOR pass it by."""
+
+    __slots__ = ("antecedents",)
+
+    def __init__(self, antecedents: frozenset):
+        super().__init__((), -1)
+        self.antecedents: frozenset = antecedents
+
+    def sort_key(self):
+        return (float("inf"), float("inf"), 0)
+
+    def __repr__(self) -> str:
+        return f"PluralMention({len(self.antecedents)} entities)"

@@ -21,7 +21,7 @@ from typing import Callable, Hashable
 import numpy as np
 
 from .match import Alignment
-from .model import Document, Mention
+from .model import Document, Mention, PluralMention
 
 
 @dataclass
@@ -70,6 +70,8 @@ class Dropped:
     repeated_mentions: int = 0   # the same span twice in one entity (kept once)
     singletons: int = 0          # entities of one mention (unless kept)
     shared_spans: int = 0        # spans standing in more than one entity (kept in each)
+    zeros: int = 0               # zero mentions left out (unless kept)
+    merged_plurals: int = 0      # entities merged for standing for the same split antecedent
 
 
 @dataclass
@@ -82,27 +84,63 @@ class Side:
     members: dict          # identity -> every entity index holding it
     distinct: dict         # identity -> its first mention
     dropped: Dropped = field(default_factory=Dropped)
+    document: Document | None = None  # what the side was prepared from
 
     @property
     def mentions(self) -> int:
         return sum(len(e) for e in self.entities)
 
 
-def prepare(doc: Document, identity: Callable[[Mention], Hashable], keep_singletons: bool) -> Side:
+def plural_mention(entity, by_id: dict, identity) -> PluralMention:
+    """The split antecedent of a plural entity: the entities it is made of
+    (a plural among them replaced by its own), each as the tuple of its
+    mentions' identities."""
+    members = set()
+    queue = list(entity.split_antecedents)
+    seen = set()
+    while queue:
+        eid = queue.pop(0)
+        if eid in seen or eid not in by_id:
+            continue
+        seen.add(eid)
+        part = by_id[eid]
+        if part.split_antecedents:
+            queue.extend(part.split_antecedents)
+        else:
+            members.add(tuple(identity(m) for m in part.mentions))
+    return PluralMention(frozenset(members))
+
+
+def prepare(doc: Document, identity: Callable[[Mention], Hashable], keep_singletons: bool,
+            keep_zeros: bool = True, keep_split_antecedents: bool = False,
+            discourse_deixis: bool = False) -> Side:
     """Drop repeated spans within an entity, then (unless kept) singletons,
-    and index what is left."""
+    and index what is left. As the UA scorer does: with split antecedents
+    kept, each plural entity gains its split antecedent before singletons
+    go, and entities standing for the same one are merged; zeros not kept
+    leave after singletons (an entity may be left with fewer mentions)."""
     entities = []
     dropped = Dropped()
-    for entity in doc.entities:
+    source = doc.discourse_deixis if discourse_deixis else doc.entities
+    by_id = {entity.eid: entity for entity in source} if keep_split_antecedents else {}
+    for entity in source:
         seen = {}
         for mention in entity.mentions:
             seen.setdefault(identity(mention), mention)
         mentions = list(seen.values())
         dropped.repeated_mentions += len(entity.mentions) - len(mentions)
-        if keep_singletons or len(mentions) > 1:
-            entities.append(mentions)
-        else:
+        if keep_split_antecedents and entity.split_antecedents:
+            mentions.append(plural_mention(entity, by_id, identity))
+        if not (keep_singletons or len(mentions) > 1):
             dropped.singletons += 1
+            continue
+        if not keep_zeros:
+            kept = [m for m in mentions if not m.is_zero]
+            dropped.zeros += len(mentions) - len(kept)
+            mentions = kept
+        entities.append(mentions)
+    if keep_split_antecedents:
+        entities = _merge_same_plurals(entities, identity, dropped)
     last, members, distinct = {}, {}, {}
     for index, entity in enumerate(entities):
         for mention in entity:
@@ -111,7 +149,28 @@ def prepare(doc: Document, identity: Callable[[Mention], Hashable], keep_singlet
             members.setdefault(ident, []).append(index)
             distinct.setdefault(ident, mention)
     dropped.shared_spans = sum(1 for m in members.values() if len(m) > 1)
-    return Side(entities, last, members, distinct, dropped)
+    return Side(entities, last, members, distinct, dropped, doc)
+
+
+def _merge_same_plurals(entities, identity, dropped):
+    merged: list[dict] = []
+    home: dict = {}  # split antecedent identity -> index in merged
+    for entity in entities:
+        target = None
+        for mention in entity:
+            if type(mention) is PluralMention and identity(mention) in home:
+                target = home[identity(mention)]
+                break
+        if target is None:
+            target = len(merged)
+            merged.append({})
+        else:
+            dropped.merged_plurals += 1
+        for mention in entity:
+            merged[target].setdefault(identity(mention), mention)
+            if type(mention) is PluralMention:
+                home.setdefault(identity(mention), target)
+    return [list(entity.values()) for entity in merged]
 
 
 @dataclass
@@ -124,6 +183,12 @@ class Partition:
     alignment: Alignment
     identity: Callable[[Mention], Hashable]
     contingency: Contingency
+
+    @property
+    def has_plurals(self) -> bool:
+        """Split antecedents among the mentions (scored by :mod:`.plural`)."""
+        return any(type(m) is PluralMention for side in (self.key, self.response)
+                   for entity in side.entities for m in entity)
 
 
 def partition(doc_id, key: Side, response: Side, alignment: Alignment,

@@ -56,6 +56,77 @@ def _percent(value: float, decimals: int = 2) -> str:
     return "%.*f" % (decimals, value * 100)
 
 
+# --- the UA scorer's text, for files of the other formats ---
+
+UA_MATCH_NAMES = {**MATCH_NAMES, "partial-craft": "partial-craft"}
+RULE = "=" * 44
+NOT_APPLICABLE = {
+    "zero": "no zero anaphor in the key or the response",
+    "mor": "split antecedents have no words to overlap",
+}
+
+
+def ua_header(options: Options) -> str:
+    """The UA scorer's two settings lines and blank line."""
+    metrics = options.requested
+    text = "The scorer is evaluating "
+    if options.discourse_deixis:
+        text += "discourse deixis"
+    elif options.only_split_antecedent:
+        text += "only split-antecedents"
+    elif not any(name in COREF_METRICS for name in metrics):
+        text += ", ".join(label for name, label in (("non-referring", "non-referring mentions"),
+                                                     ("bridging", "bridging relations"))
+                          if name in metrics)
+    else:
+        text += "coreferential mentions"
+        if options.keep_singletons:
+            text += ", singletons"
+        if options.keep_split_antecedents:
+            text += ", split-antecedents"
+        if options.keep_zeros:
+            text += f", zeros (using {options.zero_match} match method)"
+        if "non-referring" in metrics:
+            text += ", non-referring mentions"
+        if "bridging" in metrics:
+            text += ", bridging relations"
+    text += f" using {UA_MATCH_NAMES[options.match]} match evaluation setting.\n"
+    text += f"The following metrics will be evaluated: {', '.join(metrics)}\n\n"
+    return text
+
+
+def _scores_line(score: MetricScore, decimals: int = 2) -> str:
+    if not score.applicable:
+        return ("Recall: n/a  Precision: n/a  F1: n/a"
+                f"  (not applicable: {NOT_APPLICABLE.get(score.name, 'no value')})\n")
+    return (f"Recall: {_percent(score.recall, decimals)}  Precision: {_percent(score.precision, decimals)}"
+            f"  F1: {_percent(score.f1, decimals)}\n")
+
+
+def _ua_metric_lines(name: str, score: MetricScore, decimals: int = 2) -> list[str]:
+    if name == "non-referring":
+        return [RULE + "\n", "Non-referring markable identification scores:\n",
+                _scores_line(score, decimals)]
+    if name == "bridging":
+        parts = score.parts
+        return [RULE + "\n", "Bridging anaphora recognition scores:\n",
+                _scores_line(parts["anaphor_recognition"], decimals),
+                "Full bridging scores (Markable Level):\n", _scores_line(parts["markable"], decimals),
+                "Full bridging scores (Entity Level):\n", _scores_line(parts["entity"], decimals)]
+    return [name + "\n", _scores_line(score, decimals)]
+
+
+def render_ua_text(result: Result, options: Options, decimals: int = 2) -> str:
+    """The UA scorer's text: its header, a block per metric, the CoNLL score."""
+    lines = [ua_header(options)]
+    for name in options.requested:
+        lines.extend(_ua_metric_lines(name, result.metrics[name], decimals))
+    conll = text_conll(result, options)
+    if conll is not None:
+        lines.append("CoNLL score: %.*f\n" % (decimals, conll * 100))
+    return "".join(lines)
+
+
 def text_conll(result: Result, options: Options) -> float | None:
     """1.2's rule for its text: a CoNLL score is printed when exactly three
     of the reported lines are MUC, B-cubed or CEAF-e (repeats included),
@@ -67,7 +138,11 @@ def text_conll(result: Result, options: Options) -> float | None:
 
 
 def render_text(result: Result, options: Options, decimals: int = 2) -> str:
-    """1.2's text; ``decimals`` other than 2 only when asked (``-w``)."""
+    """Scorer 1.2's text for CorefUD files (``decimals`` other than 2 only
+    when asked, ``-w``), the UA scorer's for the others."""
+    fmt = result.settings.get("format") or options.format
+    if fmt == "ua":
+        return render_ua_text(result, options.for_format(fmt), decimals)
     lines = [header(options)]
     for name in options.requested:
         if name in MEASURE_NAMES:

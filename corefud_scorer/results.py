@@ -6,18 +6,28 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import measures
-from .match import MATCHING_MODES, ZERO_METHODS
-from .metrics import BlancCounts, Counts
+from .match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
+from .metrics import BlancCounts, BridgingCounts, Counts
 
 # What ``-m all`` means, in 1.2's order.
 ALL_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero")
 # What ``-m every`` means: 1.2's set, mention identification, and the further
 # measures of :mod:`.measures`.
 EVERY_METRICS = ALL_METRICS + ("mention",) + measures.MEASURE_NAMES
-METRIC_NAMES = EVERY_METRICS
+# What the UA scorer's ``all`` means for UA files, in its order (its zero
+# score is CorefUD's only).
+UA_ALL_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mention", "mor",
+                  "non-referring", "bridging")
+ANAPHORA_METRIC_NAMES = ("non-referring", "bridging")
+METRIC_NAMES = EVERY_METRICS + ANAPHORA_METRIC_NAMES
 CONLL_PARTS = ("muc", "bcub", "ceafe")
 SYNC_CHOICES = measures.SYNC_OPTIONS + ("all",)
 GROUPS = {"all": ALL_METRICS, "every": EVERY_METRICS}
+
+
+def all_metrics(fmt: str | None) -> tuple[str, ...]:
+    """What ``all`` stands for with files of a format."""
+    return UA_ALL_METRICS if fmt == "ua" else ALL_METRICS
 
 
 @dataclass(frozen=True)
@@ -31,6 +41,13 @@ class Options:
     and response over one mention set before the metrics of the contingency
     (``intersection``, ``union``, ``key``, ``response``), or with ``all``
     adds the four side by side to the unsynchronised scores.
+
+    The UA scorer's options: ``keep_zeros`` (False leaves zero mentions out
+    after singletons, as the UA scorer's default does), ``keep_split_antecedents``
+    (score plural entities with the set of entities they are made of; needs
+    ``keep_singletons``), ``discourse_deixis`` (score the discourse-deixis
+    entities instead of the identity ones) and ``only_split_antecedent``
+    (score only the alignment of split antecedents).
     """
 
     metrics: tuple[str, ...] | str = ("all",)
@@ -40,10 +57,20 @@ class Options:
     format: str | None = None
     check_forms: bool = True
     sync: str | None = None
+    keep_zeros: bool = True
+    keep_split_antecedents: bool = False
+    discourse_deixis: bool = False
+    only_split_antecedent: bool = False
 
     def __post_init__(self):
         metrics = (self.metrics,) if isinstance(self.metrics, str) else tuple(self.metrics)
         object.__setattr__(self, "metrics", metrics)
+        object.__setattr__(self, "match", MATCHING_SYNONYMS.get(self.match, self.match))
+        if (self.keep_split_antecedents or self.only_split_antecedent or self.discourse_deixis) \
+                and not (self.keep_singletons and self.keep_split_antecedents):
+            raise ValueError("split antecedents, discourse deixis and the split-antecedent score "
+                             "need keep_singletons and keep_split_antecedents (an antecedent of a "
+                             "plural may be a singleton)")
         if not metrics:
             raise ValueError("no metric asked for")
         if self.match not in MATCHING_MODES:
@@ -74,9 +101,22 @@ class Options:
 
     @property
     def requested(self) -> tuple[str, ...]:
-        """The metrics as asked, ``all`` (and ``every``) expanded in place,
-        repeats kept: the lines of 1.2's text."""
-        return tuple(name for m in self.metrics for name in GROUPS.get(m, (m,)))
+        """The metrics as asked, ``all`` (for the format) and ``every``
+        expanded in place, repeats kept: the lines of 1.2's text."""
+        every = all_metrics(self.format)
+        return tuple(name for m in self.metrics
+                     for name in (every if m == "all" else GROUPS.get(m, (m,))))
+
+    def for_format(self, fmt: str) -> "Options":
+        """These options with the format the files turned out to be in."""
+        from dataclasses import replace
+
+        return self if self.format == fmt else replace(self, format=fmt)
+
+    def preparation(self) -> dict:
+        """What preparing each side's entities needs to know."""
+        return {"keep_zeros": self.keep_zeros, "keep_split_antecedents": self.keep_split_antecedents,
+                "discourse_deixis": self.discourse_deixis}
 
     @property
     def metric_list(self) -> tuple[str, ...]:
@@ -94,13 +134,16 @@ class MetricScore:
     ``counts`` are the parts' statistics. A measure that is one number (an
     agreement coefficient) has only ``value``; ``extra`` holds what else a
     measure reports (entropy's variation of information).
+    With split antecedents MOR is not applicable either. Bridging's ``parts``
+    are anaphor recognition and full bridging at the markable and the entity
+    level; its own scores are the markable level's.
     """
 
     name: str
     recall: float | None
     precision: float | None
     f1: float | None
-    counts: Counts | BlancCounts
+    counts: Counts | BlancCounts | BridgingCounts
     parts: dict[str, "MetricScore"] = field(default_factory=dict)
     value: float | None = None
     extra: dict = field(default_factory=dict)

@@ -16,7 +16,8 @@ from typing import Iterable, Iterator
 from . import measures, memory
 from .check import check_documents, missing_document
 from .match import align, identity_function
-from .metrics import ENTITY_METRICS, MENTION_METRICS
+from . import plural
+from .metrics import ANAPHORA_METRICS, ENTITY_METRICS, MENTION_METRICS
 from .model import Document, SourceDocument
 from .parallel import ordered_map
 from .partition import Partition, partition, prepare
@@ -27,27 +28,38 @@ def align_documents(key_doc: Document, response_doc: Document, options: Options)
     """Prepare both sides (repeats and singletons), align their mentions and
     build the contingency: match -> partition."""
     identity = identity_function(options.match)
-    key = prepare(key_doc, identity, options.keep_singletons)
-    response = prepare(response_doc, identity, options.keep_singletons)
+    key = prepare(key_doc, identity, options.keep_singletons, **options.preparation())
+    response = prepare(response_doc, identity, options.keep_singletons, **options.preparation())
     alignment = align(key.distinct, response.distinct, options.match, options.zero_match)
     return partition(key_doc.doc_id, key, response, alignment, identity)
 
 
-def document_counts(p: Partition, metrics: Iterable[str], sync: str | None = None) -> dict:
+def document_counts(p: Partition, metrics: Iterable[str], sync: str | None = None,
+                    only_split_antecedent: bool = False) -> dict:
     """Each metric's statistics for one aligned document. With ``sync``, the
     metrics of the contingency read it rebuilt over that synchronisation's
     mention set (:func:`measures.synchronise`); without, the measures that
-    need one mention set read the union of key and response mentions."""
+    need one mention set read the union of key and response mentions. With
+    split antecedents the entity metrics are :mod:`.plural`'s, and MOR, which
+    overlaps words, has none (None: not applicable)."""
+    plurals = only_split_antecedent or p.has_plurals
     contingency = p.contingency if sync is None else measures.synchronise(p.contingency, sync)
     shared = None
     out = {}
     for name in dict.fromkeys(metrics):
         if name in ENTITY_METRICS:
-            out[name] = ENTITY_METRICS[name](contingency)
+            if plurals:
+                out[name] = plural.document_counts(p, name, only_split_antecedent)
+            else:
+                out[name] = ENTITY_METRICS[name](contingency)
         elif name in measures.MEASURE_NAMES:
             if shared is None and name in measures.SHARED_SET_MEASURES:
                 shared = contingency if sync is not None else measures.synchronise(contingency, "union")
             out[name] = measures.document_statistics(name, contingency, shared)
+        elif name in ANAPHORA_METRICS:
+            out[name] = ANAPHORA_METRICS[name](p)
+        elif name == "mor" and plurals:
+            out[name] = None
         else:
             out[name] = MENTION_METRICS[name](p)
     return out
@@ -55,7 +67,8 @@ def document_counts(p: Partition, metrics: Iterable[str], sync: str | None = Non
 
 def document_result(p: Partition, options: Options, tokens: int) -> DocumentResult:
     sync = options.sync
-    result = DocumentResult(p.doc_id, document_counts(p, options.metric_list, None if sync == "all" else sync),
+    result = DocumentResult(p.doc_id, document_counts(p, options.metric_list, None if sync == "all" else sync,
+                                                      options.only_split_antecedent),
                             p.key.mentions, p.response.mentions,
                             len(p.key.entities), len(p.response.entities), tokens)
     if sync == "all":
@@ -102,6 +115,9 @@ def document_notes(p: Partition, key_doc: Document, response_doc: Document) -> l
         if dropped.repeated_mentions:
             notes.append((label, "mentions repeated within their entity, counted once",
                           doc, dropped.repeated_mentions))
+        if dropped.merged_plurals:
+            notes.append((label, "entities standing for the same split antecedent, merged",
+                          doc, dropped.merged_plurals))
         if dropped.shared_spans:
             notes.append((label, "spans in more than one entity (scored as scorer 1.2 does)",
                           doc, dropped.shared_spans))

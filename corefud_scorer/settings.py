@@ -44,6 +44,10 @@ def option_settings(options: Options, fmt: str | None = None) -> dict:
         "zero_match_method": options.zero_match,
         "check_forms": options.check_forms,
         **measure_settings(options),
+        "keep_zeros": options.keep_zeros,
+        "keep_split_antecedents": options.keep_split_antecedents,
+        "evaluate_discourse_deixis": options.discourse_deixis,
+        "only_split_antecedent": options.only_split_antecedent,
     }
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from . import measures
-from .metrics import BlancCounts, Counts, f1, ordered_sum, ratio
+from .metrics import BlancCounts, BridgingCounts, Counts, f1, ordered_sum, ratio
 from .results import CONLL_PARTS, DocumentResult, MetricScore, Options
 
 
@@ -42,13 +42,25 @@ def measure_score(name: str, statistics) -> MetricScore:
     return MetricScore(name, s.recall, s.precision, s.f1, s.counts, value=s.value, extra=s.extra)
 
 
+def bridging_score(name: str, counts: BridgingCounts) -> MetricScore:
+    parts = {label: from_counts(label, c) for label, c in counts.parts.items()}
+    markable = parts["markable"]
+    return MetricScore(name, markable.recall, markable.precision, markable.f1, counts, parts)
+
+
 # How a metric's summed statistics become its score, where it is not from_counts.
-SCORERS = {"blanc": blanc_score, "zero": zero_score, **dict.fromkeys(measures.MEASURE_NAMES, measure_score)}
-EMPTY = {"blanc": BlancCounts, **{name: lambda name=name: measures.zero_statistics(name)
-                                  for name in measures.MEASURE_NAMES}}
+SCORERS = {"blanc": blanc_score, "zero": zero_score, "bridging": bridging_score,
+           **dict.fromkeys(measures.MEASURE_NAMES, measure_score)}
+EMPTY = {"blanc": BlancCounts, "bridging": BridgingCounts,
+         **{name: lambda name=name: measures.zero_statistics(name) for name in measures.MEASURE_NAMES}}
+# A metric a document could not give (MOR with split antecedents) has no
+# total: it is not applicable to the whole.
+NOT_APPLICABLE = object()
 
 
 def metric_score(name: str, total) -> MetricScore:
+    if total is NOT_APPLICABLE:
+        return MetricScore(name, None, None, None, Counts())
     if total is None:
         total = EMPTY.get(name, Counts)()
     return SCORERS.get(name, from_counts)(name, total)
@@ -60,7 +72,10 @@ def add_counts(documents: Iterable[DocumentResult]) -> dict:
     for document in documents:
         for name, value in document.counts.items():
             previous = totals.get(name)
-            totals[name] = value if previous is None else previous + value
+            if value is None or previous is NOT_APPLICABLE:
+                totals[name] = NOT_APPLICABLE
+            else:
+                totals[name] = value if previous is None else previous + value
     return totals
 
 

@@ -19,7 +19,7 @@ from ..model import SourceDocument
 
 # Name -> module; the first format whose sniff() accepts a file is detected.
 # The default format is listed last: it is what a file nobody claims is read as.
-_MODULES = {"conll": "conll2012", "corefud": "corefud"}
+_MODULES = {"ua": "ua", "conll": "conll2012", "corefud": "corefud"}
 DEFAULT_FORMAT = "corefud"
 
 

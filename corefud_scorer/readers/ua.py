@@ -1,0 +1,397 @@
+"""The Universal Anaphora (UA) format: CoNLL-U Plus with anaphora columns.
+
+A file declares its columns in ``# global.columns``; the ones read here are
+IDENTITY (coreference markables), BRIDGING, DISCOURSE_DEIXIS and REFERENCE.
+A markable is opened by ``(EntityID=..|MarkableID=..|...`` and closed by
+``)`` (the innermost open markable) or ``MarkableID)`` (that markable, which
+may cross the boundaries of others); one opened and closed on the same line
+is written ``(...)``. A MarkableID opened again continues a discontinuous
+markable. ``Min=a[,b]`` gives the minimum span as 1-based token numbers of
+the document, ``ElementOf=E1,E2`` makes the markable's entity an element of
+the plural entities E1, E2, and an EntityID ending in ``-Pseudo`` marks a
+non-referring markable. Lines whose ID has a dot are empty nodes: one-line
+markables there are zeros.
+
+Words are numbered as :mod:`..model` numbers them: the k-th token of the
+i-th sentence is ``position(i, k)``, the empty nodes after it
+``position(i, k) + 1, + 2, ...``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from ..errors import ScorerError
+from ..model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, Entity, Mention,
+                     NonReferring, Sentence, SourceDocument)
+
+FORMAT = "ua"
+RE_COLUMNS = re.compile(r"^#\s*global\.columns\s*=\s*(.+)$")
+RE_NEWDOC = re.compile(r"^#\s*newdoc(?:\s+id\s*=\s*(.+))?$")
+RE_SENT_ID = re.compile(r"^#\s*sent_id\s*=?\s*(\S+)")
+# CoNLL-U's ten columns and the UA ones; other names must be namespaced (NS:NAME).
+KNOWN_COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",
+                 "IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS", "REFERENCE", "NOM_SEM")
+ANAPHORA_COLUMNS = ("IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS", "REFERENCE")
+PSEUDO_SUFFIX = "-Pseudo"
+# One bracket item of a markable cell: an opening "(attrs" possibly closed at
+# once "(attrs)", or a closing "id)" / ")".
+RE_ITEM = re.compile(r"\(([^()]*)(\))?|([^()]*)\)")
+
+
+def sniff(head: str) -> bool:
+    """A UA file declares an IDENTITY column in ``# global.columns``."""
+    for line in head.splitlines():
+        found = RE_COLUMNS.match(line.strip())
+        if found:
+            return "IDENTITY" in found.group(1).split()
+        if line and not line.startswith("#"):
+            return False
+    return False
+
+
+@dataclass
+class Token:
+    """One token line's cells that scoring reads."""
+
+    line: int
+    is_empty: bool
+    deps: str
+    cells: dict  # column name -> cell, for the anaphora columns present
+
+
+@dataclass
+class UADocument(SourceDocument):
+    """One document of a UA file, read and checked line by line but not yet
+    turned into entities (that is :meth:`load`, run in a worker). Entity
+    ids are the document's own."""
+
+    token_sentences: list[list[Token]] = field(default_factory=list)
+
+    def load(self) -> Document:
+        return _Builder(self).build()
+
+
+def read_documents(path: str, side: str = "key") -> Iterator[UADocument]:
+    """Yield the documents of a UA file; malformed lines are ``FILE:LINE`` errors."""
+    try:
+        handle = open(path, "rb")
+    except OSError as err:
+        raise ScorerError(f"cannot read: {err.strerror or err}", (path, None)) from None
+    columns: list[str] | None = None
+    doc: UADocument | None = None
+    count = 0
+    comments: list[tuple[int, str]] = []
+    sentence_tokens: list[Token] = []
+    forms: list[str] = []
+    word_lines: list[int] = []
+    lineno = 0
+
+    def close_sentence():
+        nonlocal doc, count, comments, sentence_tokens, forms, word_lines
+        newdoc = None
+        sent_id = None
+        for _, text in comments:
+            found = RE_NEWDOC.match(text)
+            if found:
+                newdoc = found.group(1).strip() if found.group(1) else True
+            found = RE_SENT_ID.match(text)
+            if found:
+                sent_id = found.group(1)
+        first = comments[0][0] if comments else sentence_tokens[0].line
+        finished = None
+        if newdoc or doc is None:
+            finished = doc
+            count += 1
+            doc_id = newdoc if isinstance(newdoc, str) else (count if newdoc else None)
+            doc = UADocument(path, count - 1, doc_id, newdoc, entity_scope="document")
+        doc.sentences.append(Sentence(first, sent_id, newdoc, forms, word_lines))
+        doc.token_sentences.append(sentence_tokens)
+        comments, sentence_tokens, forms, word_lines = [], [], [], []
+        return finished
+
+    try:
+        with handle:
+            for lineno, data in enumerate(handle, 1):
+                text = data.decode("utf-8").rstrip("\r\n")
+                if lineno == 1 and text.startswith("\ufeff"):
+                    text = text[1:]
+                if not text.strip():
+                    if sentence_tokens:
+                        finished = close_sentence()
+                        if finished is not None:
+                            yield finished
+                    elif comments:
+                        raise ScorerError("sentence without tokens", (path, lineno))
+                    continue
+                if text.startswith("#"):
+                    if sentence_tokens:
+                        raise ScorerError("comment line inside a sentence", (path, lineno))
+                    found = RE_COLUMNS.match(text.strip())
+                    if found:
+                        columns = _columns(found.group(1).split(), path, lineno, columns)
+                        continue
+                    comments.append((lineno, text.strip()))
+                    continue
+                if columns is None:
+                    raise ScorerError("token line before '# global.columns' "
+                                      "(a UA file declares its columns first)", (path, lineno))
+                cells = text.split()
+                # Trailing empty columns are often left out; more cells than
+                # columns is an error.
+                if len(cells) > len(columns) or len(cells) <= min(1, len(columns) - 1):
+                    raise ScorerError(f"{len(cells)} columns, but '# global.columns' declares "
+                                      f"{len(columns)}", (path, lineno))
+                cells += ["_"] * (len(columns) - len(cells))
+                token_id = cells[0]
+                if "-" in token_id:  # a multiword token's range line: no markables
+                    continue
+                is_empty = "." in token_id
+                sentence_tokens.append(Token(
+                    lineno, is_empty, cells[columns.index("DEPS")] if "DEPS" in columns else "_",
+                    {name: cells[columns.index(name)] for name in ANAPHORA_COLUMNS if name in columns}))
+                if not is_empty:
+                    forms.append(cells[columns.index("FORM")] if "FORM" in columns else "_")
+                    word_lines.append(lineno)
+            if sentence_tokens:
+                finished = close_sentence()
+                if finished is not None:
+                    yield finished
+    except UnicodeDecodeError as err:
+        raise ScorerError(f"not UTF-8 text ({err.reason})", (path, lineno)) from None
+    if doc is None:
+        raise ScorerError("holds no sentence: not a UA file", (path, None))
+    yield doc
+
+
+def _columns(names: list[str], path: str, lineno: int, previous) -> list[str]:
+    for name in names:
+        if name not in KNOWN_COLUMNS and ":" not in name:
+            raise ScorerError(f"unknown column {name!r} in '# global.columns' (known: "
+                              f"{' '.join(KNOWN_COLUMNS)}, or a namespaced NS:NAME)", (path, lineno))
+    if "IDENTITY" not in names:
+        raise ScorerError("'# global.columns' has no IDENTITY column: not a UA file", (path, lineno))
+    if previous is not None and previous != names:
+        raise ScorerError("'# global.columns' differs from the one declared before", (path, lineno))
+    return names
+
+
+def _attributes(text: str, path: str, line: int) -> dict:
+    attributes = {}
+    for item in text.split("|"):
+        name, equals, value = item.partition("=")
+        if not equals:
+            raise ScorerError(f"markable attribute {item!r} is not NAME=VALUE", (path, line))
+        attributes[name] = value
+    return attributes
+
+
+@dataclass
+class _Markable:
+    entity: str
+    line: int
+    attributes: dict
+    is_zero: bool
+    spans: list = field(default_factory=list)  # [first token index, last token index or None]
+
+
+class _Builder:
+    """Turns one document's cells into the model."""
+
+    def __init__(self, doc: UADocument):
+        self.doc = doc
+        self.path = doc.path
+        # Positions of the document's words (not empty nodes), by token number.
+        self.word_positions: list[int] = []
+        self.zero_positions: dict[int, int] = {}  # line -> position of an empty node
+        self.places: list[tuple[Token, int, int | None]] = []  # token, position, word index
+        for s, tokens in enumerate(doc.token_sentences):
+            k = 0
+            z = 0
+            for token in tokens:
+                if token.is_empty:
+                    z += 1
+                    position = s * SENTENCE_STRIDE + k * ORD_SCALE + z
+                    self.places.append((token, position, None))
+                else:
+                    k += 1
+                    z = 0
+                    position = s * SENTENCE_STRIDE + k * ORD_SCALE
+                    self.places.append((token, position, len(self.word_positions)))
+                    self.word_positions.append(position)
+
+    def markables(self, column: str) -> dict[str, _Markable]:
+        """The markables of one column, by MarkableID, in order of opening."""
+        markables: dict[str, _Markable] = {}
+        stack: list[str] = []
+        for token, position, word in self.places:
+            cell = token.cells.get(column, "_")
+            if cell == "_":
+                continue
+            pos = 0
+            while pos < len(cell):
+                found = RE_ITEM.match(cell, pos)
+                if not found or found.end() == pos:
+                    raise ScorerError(f"unbalanced brackets in {column} cell {cell!r}",
+                                      (self.path, token.line))
+                pos = found.end()
+                attributes_text, closed_at_once, closing = found.groups()
+                if attributes_text is not None:
+                    self._open(markables, stack, column, attributes_text, closed_at_once,
+                               token, position, word)
+                else:
+                    self._close(markables, stack, column, closing, token, word)
+        if stack:
+            markable = markables[stack[-1]]
+            raise ScorerError(f"{column} markable {stack[-1]!r} is opened but never closed",
+                              (self.path, markable.line))
+        return markables
+
+    def _open(self, markables, stack, column, text, closed_at_once, token, position, word):
+        attributes = _attributes(text, self.path, token.line)
+        markable_id = attributes.get("MarkableID")
+        entity = attributes.get("EntityID")
+        if markable_id is None or entity is None:
+            raise ScorerError(f"{column} markable without "
+                              f"{'MarkableID' if markable_id is None else 'EntityID'}",
+                              (self.path, token.line))
+        if token.is_empty and not closed_at_once:
+            raise ScorerError("a markable on an empty node must open and close there",
+                              (self.path, token.line))
+        markable = markables.get(markable_id)
+        if markable is None:
+            markable = markables[markable_id] = _Markable(entity, token.line, attributes, token.is_empty)
+        elif markable.entity != entity:
+            raise ScorerError(f"markable {markable_id!r} continues with EntityID {entity!r}, "
+                              f"opened with {markable.entity!r}", (self.path, token.line))
+        elif markable.is_zero or token.is_empty:
+            raise ScorerError(f"markable {markable_id!r} on an empty node cannot be discontinuous",
+                              (self.path, token.line))
+        start = position if token.is_empty else word
+        markable.spans.append([start, start if closed_at_once else None])
+        if not closed_at_once:
+            stack.append(markable_id)
+
+    def _close(self, markables, stack, column, markable_id, token, word):
+        if token.is_empty:
+            raise ScorerError("a markable cannot end on an empty node", (self.path, token.line))
+        if markable_id:
+            if markable_id not in stack:
+                raise ScorerError(f"{column} closes markable {markable_id!r}, which is not open",
+                                  (self.path, token.line))
+            # The most recently opened part of that markable closes.
+            del stack[len(stack) - 1 - stack[::-1].index(markable_id)]
+        else:
+            if not stack:
+                raise ScorerError(f"{column} closes a markable, but none is open",
+                                  (self.path, token.line))
+            markable_id = stack.pop()
+        markables[markable_id].spans[-1][1] = word
+
+    def mention(self, markable: _Markable) -> Mention:
+        if markable.is_zero:
+            position = markable.spans[0][0]
+            return Mention((position,), position, True, (), markable.line, (), None)
+        words = set()
+        parts = []
+        for start, end in markable.spans:
+            words.update(self.word_positions[start:end + 1])
+            parts.append((self.word_positions[start], self.word_positions[end]))
+        words = tuple(sorted(words))
+        minimum = self._minimum(markable)
+        head = minimum[0] if minimum else words[0]
+        return Mention(words, head, False, (), markable.line, minimum,
+                       tuple(parts) if len(parts) > 1 else None)
+
+    def _minimum(self, markable: _Markable) -> tuple[int, ...]:
+        text = markable.attributes.get("Min", markable.attributes.get("MIN"))
+        if text is None:
+            return ()
+        try:
+            bounds = [int(x) for x in text.split(",")]
+        except ValueError:
+            bounds = []
+        if len(bounds) not in (1, 2) or not 1 <= bounds[0] <= bounds[-1] <= len(self.word_positions):
+            raise ScorerError(f"Min={text} is not one or two token numbers of the document "
+                              f"(1..{len(self.word_positions)})", (self.path, markable.line))
+        return tuple(self.word_positions[bounds[0] - 1:bounds[-1]])
+
+    def entities(self, markables: dict[str, _Markable], mentions: dict[str, Mention],
+                 with_elements: bool) -> list[Entity]:
+        by_entity: dict[str, list[Mention]] = {}
+        for markable_id, markable in markables.items():
+            if not markable.entity.endswith(PSEUDO_SUFFIX):
+                by_entity.setdefault(markable.entity, []).append(mentions[markable_id])
+        elements: dict[str, list[str]] = {}
+        if with_elements:
+            for markable in markables.values():
+                for plural in filter(None, markable.attributes.get("ElementOf", "").split(",")):
+                    if plural not in by_entity:
+                        raise ScorerError(f"ElementOf={plural} names no entity of the document",
+                                          (self.path, markable.line))
+                    members = elements.setdefault(plural, [])
+                    if markable.entity not in members:
+                        members.append(markable.entity)
+        return [Entity(eid, ms, tuple(elements.get(eid, ()))) for eid, ms in by_entity.items()]
+
+    def build(self) -> Document:
+        doc = self.doc
+        identity = self.markables("IDENTITY")
+        mentions = {mid: self.mention(m) for mid, m in identity.items()}
+        entities = self.entities(identity, mentions, True)
+        references = self._reference_kinds()
+        non_referring = [NonReferring(mentions[mid], references.get(mid, _kind(m.attributes)))
+                         for mid, m in identity.items() if m.entity.endswith(PSEUDO_SUFFIX)]
+        warnings: list[tuple[str, str]] = []
+        bridging = self._bridging(identity, mentions, warnings)
+        deixis = []
+        if any("DISCOURSE_DEIXIS" in t.cells for t, _, _ in self.places[:1]):
+            dd = self.markables("DISCOURSE_DEIXIS")
+            deixis = self.entities(dd, {mid: self.mention(m) for mid, m in dd.items()}, True)
+        return Document(doc.doc_id, entities, len(doc.sentences), doc.tokens, doc.first_line,
+                        warnings, bridging=bridging, non_referring=non_referring,
+                        discourse_deixis=deixis)
+
+    def _reference_kinds(self) -> dict[str, str]:
+        kinds = {}
+        for token, _, _ in self.places:
+            cell = token.cells.get("REFERENCE", "_")
+            if cell == "_":
+                continue
+            for found in RE_ITEM.finditer(cell):
+                if found.group(1):
+                    attributes = _attributes(found.group(1), self.path, token.line)
+                    kind = _kind(attributes)
+                    if "MarkableID" in attributes and kind:
+                        kinds[attributes["MarkableID"]] = kind
+        return kinds
+
+    def _bridging(self, identity, mentions, warnings) -> list[Bridging]:
+        links = []
+        for token, _, _ in self.places:
+            cell = token.cells.get("BRIDGING", "_")
+            if cell == "_":
+                continue
+            for found in RE_ITEM.finditer(cell):
+                if not found.group(1):
+                    continue
+                attributes = _attributes(found.group(1), self.path, token.line)
+                anaphor = attributes.get("MarkableID")
+                anchor = attributes.get("MentionAnchor")
+                if anaphor not in mentions or anchor not in mentions:
+                    warnings.append(("bridging links naming a markable missing from IDENTITY, skipped",
+                                     f"({anaphor}, {anchor}) at {self.path}:{token.line}"))
+                    continue
+                relation = attributes.get("Rel", attributes.get("Relation", attributes.get("Type")))
+                links.append(Bridging(mentions[anaphor], identity[anchor].entity, mentions[anchor],
+                                      relation))
+        return links
+
+
+def _kind(attributes: dict) -> str | None:
+    for name in ("NonReferringType", "Reference", "Type"):
+        if name in attributes:
+            return attributes[name]
+    return None
