@@ -272,7 +272,7 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
         keep_singletons=bool(given["keep_singletons"]),
         match=given["match"] or defaults["match"],
         zero_match=given["zero_match"] or defaults["zero_match"],
-        format=fmt if args.format or fmt != "corefud" else None,
+        format=args.format,  # None: the library detects it and checks both files agree
         check_forms=not args.no_form_check,
         sync=given["sync"],
         keep_zeros=fmt != "ua" or args.keep_zeros,

@@ -147,15 +147,8 @@ def render_text(result: Result, options: Options, decimals: int = 2) -> str:
     for name in options.requested:
         if name in MEASURE_NAMES:
             continue
-        score = result.metrics[name]
-        lines.append(name + "\n")
-        if score.applicable:
-            lines.append(f"Recall: {_percent(score.recall, decimals)}  "
-                         f"Precision: {_percent(score.precision, decimals)}"
-                         f"  F1: {_percent(score.f1, decimals)}\n")
-        else:
-            lines.append("Recall: n/a  Precision: n/a  F1: n/a"
-                         "  (not applicable: no zero anaphor in the key or the response)\n")
+        # 1.2's lines; the UA scorer's blocks for what 1.2 does not score.
+        lines.extend(_ua_metric_lines(name, result.metrics[name], decimals))
     conll = text_conll(result, options)
     if conll is not None:
         lines.append("CoNLL score: %.*f\n" % (decimals, conll * 100))

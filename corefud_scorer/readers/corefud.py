@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..errors import ScorerError
-from ..model import (ORD_SCALE, SENTENCE_STRIDE, Document, DocumentText, Entity, Mention, Sentence,
-                     SourceDocument, Word)
+from ..model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, DocumentText, Entity, Mention,
+                     Sentence, SourceDocument, Word)
 from .file_entities import SHARED_WITH_EARLIER, FileEntities, in_file_order, line_of, shared_with_earlier
 
 FORMAT = "corefud"
@@ -442,11 +442,13 @@ def load_document(raw: CorefUDDocument, global_entity: str | None, text: bool = 
                               (raw.path, _locate(raw, message)))
         accepted.append((f"Udapi: {_warning_kind(message)}",
                          f"{_udapi_message(message)} (line {_locate(raw, message)})"))
-    entities = in_file_order(_entities(udapi_entities, sentence_index), raw.earlier_entities)
+    built: dict = {}
+    entities = in_file_order(_entities(udapi_entities, sentence_index, built), raw.earlier_entities)
     for span, eids in shared_with_earlier(entities, raw.earlier_entities):
         accepted.append((SHARED_WITH_EARLIER, f"line {line_of(raw, span[0])}, in {' and '.join(eids)}"))
     return Document(raw.doc_id, entities, len(raw.sentences), raw.tokens, raw.first_line,
-                    raw.notes + accepted, _document_text(udoc, raw) if text else None)
+                    raw.notes + accepted, _document_text(udoc, raw) if text else None,
+                    bridging=_bridging(udapi_entities, built))
 
 
 def _document_text(udoc, raw: CorefUDDocument) -> DocumentText:
@@ -467,7 +469,9 @@ def _warning_kind(message: str) -> str:
     return general.split(":")[0].strip()
 
 
-def _entities(udapi_entities, sentence_index) -> list[Entity]:
+def _entities(udapi_entities, sentence_index, built: dict | None = None) -> list[Entity]:
+    """The model's entities; ``built`` receives each Udapi mention's Mention.
+    A plural entity lists its ``SplitAnte`` antecedents."""
     entities = []
     for uentity in udapi_entities:
         mentions = []
@@ -480,9 +484,31 @@ def _entities(udapi_entities, sentence_index) -> list[Entity]:
             head = sentence_index[id(head_node.root)] * SENTENCE_STRIDE + round(head_node.ord * ORD_SCALE)
             is_zero = head_node.is_empty()
             mentions.append(Mention(tuple(words), head, is_zero, _deps_of(head_node) if is_zero else ()))
+            if built is not None:
+                built[id(umention)] = mentions[-1]
         if mentions:
-            entities.append(Entity(str(uentity.eid), mentions))
+            entities.append(Entity(str(uentity.eid), mentions,
+                                   tuple(str(e.eid) for e in getattr(uentity, "split_ante", ()))))
     return entities
+
+
+def _bridging(udapi_entities, built: dict) -> list[Bridging]:
+    """``Bridge`` links: each anaphor mention's antecedent entity and relation;
+    the antecedent mention is that entity's last one starting before the
+    anaphor (its first one if none does)."""
+    links = []
+    for uentity in udapi_entities:
+        for umention in uentity.mentions:
+            if not umention._bridging:  # read without building an empty list
+                continue
+            anaphor = built.get(id(umention))
+            for link in umention.bridging:
+                candidates = [built[id(m)] for m in link.target.mentions if id(m) in built]
+                before = [m for m in candidates if m.sort_key() < anaphor.sort_key()]
+                antecedent = max(before, key=Mention.sort_key) if before else (
+                    min(candidates, key=Mention.sort_key) if candidates else None)
+                links.append(Bridging(anaphor, str(link.target.eid), antecedent, link.relation or None))
+    return links
 
 
 def read_file(path: str) -> list[Document]:
