@@ -91,30 +91,48 @@ def _b_cubed_side(entities, entity_of, mapped, split):
     return num, den
 
 
-def _overlap(key_entity, response_entity, mapped, split):
-    members = set(response_entity)
-    overlap = 0.0
-    for m in key_entity:
-        m = mapped(m)
-        if _is_plural(m):
-            if m in split:
-                partner, score = split[m]
-                if partner in members:
-                    overlap += score
-        elif m in members:
-            overlap += 1
-    return overlap
+def _resolved(entities, entity_of, mapped, split):
+    """(entity index, partner's entity index, weight) for each mention of
+    ``entities`` whose partner (a split antecedent's aligned one, with its
+    weight) is in ``entity_of``."""
+    out = []
+    for index, entity in enumerate(entities):
+        for m in entity:
+            m = mapped(m)
+            weight = 1.0
+            if isinstance(m, frozenset):
+                if m not in split:
+                    continue
+                m, weight = split[m]
+            j = entity_of.get(m)
+            if j is not None:
+                out.append((index, j, weight))
+    return out
 
 
 def _ceaf(key, response, mapped, split, entity_level):
+    # A key mention counts in every response entity holding its partner.
+    members = defaultdict(list)
+    for j, entity in enumerate(response):
+        for m in entity:
+            members[m].append(j)
+    overlap = defaultdict(float)
+    for i, entity in enumerate(key):
+        for m in entity:
+            m = mapped(m)
+            weight = 1.0
+            if isinstance(m, frozenset):
+                if m not in split:
+                    continue
+                m, weight = split[m]
+            for j in members.get(m, ()):
+                overlap[i, j] += weight
     weights = {}
-    for i, key_entity in enumerate(key):
-        for j, response_entity in enumerate(response):
-            value = _overlap(key_entity, response_entity, mapped, split)
-            if entity_level:
-                value = 2 * value / float(len(key_entity) + len(response_entity))
-            if value:
-                weights[i, j] = value
+    for (i, j), value in overlap.items():
+        if entity_level:
+            value = 2 * value / float(len(key[i]) + len(response[j]))
+        if value:
+            weights[i, j] = value
     total = 0.0
     if weights:
         pairs = assignment.solve(len(key), len(response), weights)
@@ -157,42 +175,35 @@ def _pairs(n):
     return n * (n - 1) / 2
 
 
+def _squares(groups) -> float:
+    return sum(w * w for w in groups.values())
+
+
 def _blanc_coreference(key, response, entity_of, mapped, split):
-    common = 0.0
-    for entity in key:
-        for i, m in enumerate(entity):
-            m = mapped(m)
-            score = 1
-            if _is_plural(m) and m in split:
-                m, score = split[m]
-            if m not in entity_of:
-                continue
-            for m2 in entity[i + 1:]:
-                m2 = mapped(m2)
-                if m2 in entity_of and entity_of[m] == entity_of[m2]:
-                    common += score
+    """Mention pairs of one key entity whose partners share a response
+    entity, each weighted by the product of its split antecedents' F1."""
+    total = defaultdict(float)
+    squares = defaultdict(float)
+    for i, j, w in _resolved(key, entity_of, mapped, split):
+        total[i, j] += w
+        squares[i, j] += w * w
+    common = sum(t * t - squares[cell] for cell, t in total.items()) / 2
     return Counts(common, float(sum(_pairs(len(e)) for e in key)),
                   common, float(sum(_pairs(len(e)) for e in response)))
 
 
 def _blanc_non_coreference(key, response, entity_of, mapped, split):
-    def resolve(m):
-        m = mapped(m)
-        if _is_plural(m) and m in split:
-            return split[m]
-        return m, 1
-
-    common = 0.0
-    for index, entity in enumerate(key):
-        for m in entity:
-            m, score = resolve(m)
-            if m not in entity_of:
-                continue
-            for other in key[index + 1:]:
-                for m2 in other:
-                    m2, score2 = resolve(m2)
-                    if m2 in entity_of and entity_of[m] != entity_of[m2]:
-                        common += score * score2
+    """Mention pairs of two key entities whose partners are in two response
+    entities, weighted as above: all pairs, less those sharing a key entity
+    or a response entity, plus those sharing both (counted twice)."""
+    rows, cols, cells = defaultdict(float), defaultdict(float), defaultdict(float)
+    every = 0.0
+    for i, j, w in _resolved(key, entity_of, mapped, split):
+        rows[i] += w
+        cols[j] += w
+        cells[i, j] += w
+        every += w
+    common = (every * every - _squares(rows) - _squares(cols) + _squares(cells)) / 2
     k = sum(map(len, key))
     r = sum(map(len, response))
     return Counts(common, _pairs(k) - sum(_pairs(len(e)) for e in key),
@@ -240,22 +251,32 @@ def align_split_antecedents(metric, key, response, mapped):
     # A side without any is given one empty split antecedent to compare with.
     key_plurals = key_plurals or [EMPTY_PLURAL]
     response_plurals = response_plurals or [EMPTY_PLURAL]
+    # Only split antecedents sharing a mention can score above zero; the
+    # denominators depend on one side only (read off the first pair of each).
+    holders = defaultdict(set)
+    for j, r in enumerate(response_plurals):
+        for entity in r:
+            for m in entity:
+                holders[m].add(j)
+    candidates = {(i, j) for i, k in enumerate(key_plurals) for entity in k for m in entity
+                  for j in holders.get(mapped(m), ())}
+    needed = candidates | {(i, 0) for i in range(len(key_plurals))} | \
+        {(0, j) for j in range(len(response_plurals))}
     counts, fs = {}, {}
-    for i, k in enumerate(key_plurals):
-        for j, r in enumerate(response_plurals):
-            c = _score(metric, [list(e) for e in k], [list(e) for e in r], mapped, NO_SPLIT, {},
-                       singletons=True)
-            counts[i, j] = c
-            value = f1(ratio(c.precision_num, c.precision_den), ratio(c.recall_num, c.recall_den))
-            if value:
-                fs[i, j] = value
+    for i, j in needed:
+        c = _score(metric, [list(e) for e in key_plurals[i]], [list(e) for e in response_plurals[j]],
+                   mapped, NO_SPLIT, {}, singletons=True)
+        counts[i, j] = c
+        value = f1(ratio(c.precision_num, c.precision_den), ratio(c.recall_num, c.recall_den))
+        if value and (i, j) in candidates:
+            fs[i, j] = value
+    n = min(len(key_plurals), len(response_plurals))
     pairs = assignment.solve(len(key_plurals), len(response_plurals), fs) if fs else \
-        list(zip(range(min(len(key_plurals), len(response_plurals))),
-                 range(min(len(key_plurals), len(response_plurals)))))
+        list(zip(range(n), range(n)))
     by_recall, by_f1, by_precision = {}, {}, {}
     chosen = Counts()
     for i, j in pairs:
-        c = counts[i, j]
+        c = counts.get((i, j), Counts())
         recall = ratio(c.recall_num, c.recall_den)
         precision = ratio(c.precision_num, c.precision_den)
         chosen = chosen + Counts(c.recall_num, 0.0, c.precision_num, 0.0)

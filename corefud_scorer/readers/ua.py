@@ -81,6 +81,7 @@ def read_documents(path: str, side: str = "key") -> Iterator[UADocument]:
     except OSError as err:
         raise ScorerError(f"cannot read: {err.strerror or err}", (path, None)) from None
     columns: list[str] | None = None
+    places: _Places | None = None
     doc: UADocument | None = None
     count = 0
     comments: list[tuple[int, str]] = []
@@ -132,6 +133,7 @@ def read_documents(path: str, side: str = "key") -> Iterator[UADocument]:
                     found = RE_COLUMNS.match(text.strip())
                     if found:
                         columns = _columns(found.group(1).split(), path, lineno, columns)
+                        places = _Places(columns)
                         continue
                     comments.append((lineno, text.strip()))
                     continue
@@ -150,10 +152,10 @@ def read_documents(path: str, side: str = "key") -> Iterator[UADocument]:
                     continue
                 is_empty = "." in token_id
                 sentence_tokens.append(Token(
-                    lineno, is_empty, cells[columns.index("DEPS")] if "DEPS" in columns else "_",
-                    {name: cells[columns.index(name)] for name in ANAPHORA_COLUMNS if name in columns}))
+                    lineno, is_empty, cells[places.deps] if places.deps is not None else "_",
+                    {name: cells[i] for name, i in places.anaphora if cells[i] != "_"}))
                 if not is_empty:
-                    forms.append(cells[columns.index("FORM")] if "FORM" in columns else "_")
+                    forms.append(cells[places.form] if places.form is not None else "_")
                     word_lines.append(lineno)
             if sentence_tokens:
                 finished = close_sentence()
@@ -164,6 +166,16 @@ def read_documents(path: str, side: str = "key") -> Iterator[UADocument]:
     if doc is None:
         raise ScorerError("holds no sentence: not a UA file", (path, None))
     yield doc
+
+
+class _Places:
+    """Where the columns read are, in a file's declared order."""
+
+    def __init__(self, columns: list[str]):
+        self.form = columns.index("FORM") if "FORM" in columns else None
+        self.deps = columns.index("DEPS") if "DEPS" in columns else None
+        self.anaphora = [(name, columns.index(name)) for name in ANAPHORA_COLUMNS if name in columns]
+        self.names = {name for name, _ in self.anaphora}
 
 
 def _columns(names: list[str], path: str, lineno: int, previous) -> list[str]:
@@ -347,7 +359,7 @@ class _Builder:
         warnings: list[tuple[str, str]] = []
         bridging = self._bridging(identity, mentions, warnings)
         deixis = []
-        if any("DISCOURSE_DEIXIS" in t.cells for t, _, _ in self.places[:1]):
+        if any("DISCOURSE_DEIXIS" in t.cells for t, _, _ in self.places):
             dd = self.markables("DISCOURSE_DEIXIS")
             deixis = self.entities(dd, {mid: self.mention(m) for mid, m in dd.items()}, True)
         return Document(doc.doc_id, entities, len(doc.sentences), doc.tokens, doc.first_line,
