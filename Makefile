@@ -8,7 +8,7 @@ REFERENCE ?=
 BENCH_ARGS ?=
 EXTRAS ?= test
 
-.PHONY: demo test install install-test pytest conformance bench bench-corpus bench-significance bench-conll differential load clean
+.PHONY: demo test install install-test pytest conformance bench bench-ua bench-corpus bench-significance bench-conll differential load clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,7 @@ pytest:
 
 conformance:
 	@if [ -f $(CONFORMANCE)/check.py ]; then \
-		$(PY) $(CONFORMANCE)/check.py --format corefud --cmd '$(PY) -m corefud_scorer'; \
+		$(PY) $(CONFORMANCE)/check.py --format corefud,ua --cmd '$(PY) -m corefud_scorer'; \
 	else \
 		echo "$(CONFORMANCE) not found: conformance suite skipped (clone it beside this folder as ../shared)"; \
 	fi
@@ -40,6 +40,11 @@ conformance:
 # a work tree of ufal/corefud-scorer): `make bench REFERENCE=../corefud-scorer`.
 bench: install
 	$(PY) bench/run.py $(if $(REFERENCE),--reference $(REFERENCE)) $(BENCH_ARGS)
+
+# A generated 50k-token UA pair, every metric, against the UA library of scorer 1.2
+# (REFERENCE=DIR, a work tree of ufal/corefud-scorer): `make bench-ua REFERENCE=../corefud-scorer`.
+bench-ua: install
+	$(PY) bench/ua.py $(if $(REFERENCE),--reference $(REFERENCE)) $(BENCH_ARGS)
 
 # 30 generated datasets, over 1M tokens, in one `bench` call with -j 1 and -j 2.
 bench-corpus: install
