@@ -113,56 +113,67 @@ def read_documents(path: str, side: str = "key") -> Iterator[UADocument]:
         comments, sentence_tokens, forms, word_lines = [], [], [], []
         return finished
 
+    with handle:
+        data = handle.read()
     try:
-        with handle:
-            for lineno, data in enumerate(handle, 1):
-                text = data.decode("utf-8").rstrip("\r\n")
-                if lineno == 1 and text.startswith("\ufeff"):
-                    text = text[1:]
-                if not text.strip():
-                    if sentence_tokens:
-                        finished = close_sentence()
-                        if finished is not None:
-                            yield finished
-                    elif comments:
-                        raise ScorerError("sentence without tokens", (path, lineno))
-                    continue
-                if text.startswith("#"):
-                    if sentence_tokens:
-                        raise ScorerError("comment line inside a sentence", (path, lineno))
-                    found = RE_COLUMNS.match(text.strip())
-                    if found:
-                        columns = _columns(found.group(1).split(), path, lineno, columns)
-                        places = _Places(columns)
-                        continue
-                    comments.append((lineno, text.strip()))
-                    continue
-                if columns is None:
-                    raise ScorerError("token line before '# global.columns' "
-                                      "(a UA file declares its columns first)", (path, lineno))
-                cells = text.split()
-                # Trailing empty columns are often left out; more cells than
-                # columns is an error.
-                if len(cells) > len(columns) or len(cells) <= min(1, len(columns) - 1):
-                    raise ScorerError(f"{len(cells)} columns, but '# global.columns' declares "
-                                      f"{len(columns)}", (path, lineno))
-                cells += ["_"] * (len(columns) - len(cells))
-                token_id = cells[0]
-                if "-" in token_id:  # a multiword token's range line: no markables
-                    continue
-                is_empty = "." in token_id
-                sentence_tokens.append(Token(
-                    lineno, is_empty, cells[places.deps] if places.deps is not None else "_",
-                    {name: cells[i] for name, i in places.anaphora if cells[i] != "_"}))
-                if not is_empty:
-                    forms.append(cells[places.form] if places.form is not None else "_")
-                    word_lines.append(lineno)
+        # Decoded at once; an error names its line.
+        content = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ScorerError(f"not UTF-8 text ({err.reason})",
+                          (path, data.count(b"\n", 0, err.start) + 1)) from None
+    del data
+    if content.startswith("\ufeff"):
+        content = content[1:]
+    empty: dict = {}
+    for lineno, text in enumerate(content.split("\n"), 1):
+        text = text.rstrip("\r")
+        if not text.strip():
             if sentence_tokens:
                 finished = close_sentence()
                 if finished is not None:
                     yield finished
-    except UnicodeDecodeError as err:
-        raise ScorerError(f"not UTF-8 text ({err.reason})", (path, lineno)) from None
+            elif comments:
+                raise ScorerError("sentence without tokens", (path, lineno))
+            continue
+        if text.startswith("#"):
+            if sentence_tokens:
+                raise ScorerError("comment line inside a sentence", (path, lineno))
+            found = RE_COLUMNS.match(text.strip())
+            if found:
+                columns = _columns(found.group(1).split(), path, lineno, columns)
+                places = _Places(columns)
+                continue
+            comments.append((lineno, text.strip()))
+            continue
+        if columns is None:
+            raise ScorerError("token line before '# global.columns' "
+                              "(a UA file declares its columns first)", (path, lineno))
+        cells = text.split()
+        # Trailing empty columns are often left out; more cells than
+        # columns is an error.
+        if len(cells) > len(columns) or len(cells) <= min(1, len(columns) - 1):
+            raise ScorerError(f"{len(cells)} columns, but '# global.columns' declares "
+                              f"{len(columns)}", (path, lineno))
+        cells += ["_"] * (len(columns) - len(cells))
+        token_id = cells[0]
+        if "-" in token_id:  # a multiword token's range line: no markables
+            continue
+        is_empty = "." in token_id
+        marked = empty
+        for name, i in places.anaphora:
+            if cells[i] != "_":
+                if marked is empty:
+                    marked = {}
+                marked[name] = cells[i]
+        sentence_tokens.append(Token(
+            lineno, is_empty, cells[places.deps] if places.deps is not None else "_", marked))
+        if not is_empty:
+            forms.append(cells[places.form] if places.form is not None else "_")
+            word_lines.append(lineno)
+    if sentence_tokens:
+        finished = close_sentence()
+        if finished is not None:
+            yield finished
     if doc is None:
         raise ScorerError("holds no sentence: not a UA file", (path, None))
     yield doc
