@@ -75,12 +75,22 @@ def score_systems(groups: list[tuple], options: Options | None = None, jobs: int
     sources = [source for key, responses in groups for source in (key, *responses)]
     with local_files(*sources) as files:
         streams, settings, at = [], [], 0
+        found, at = set(), 0
+        for key, responses in groups:
+            key_path = files[at][1]
+            for _, response_path in files[at + 1:at + 1 + len(responses)]:
+                found.add(resolve_format(options.format, key_path, response_path))
+            at += 1 + len(responses)
+        if len(found) > 1:
+            raise ScorerError(f"the files are in different formats ({', '.join(sorted(found))}); "
+                              "score each format on its own")
+        if found:
+            options = options.for_format(found.pop())
+        at = 0
         for key, responses in groups:
             (key_name, key_path), named = files[at], files[at + 1:at + 1 + len(responses)]
             at += 1 + len(responses)
-            fmt = None
-            for _, response_path in named:
-                fmt = resolve_format(options.format, key_path, response_path)
+            fmt = options.format
             documents = documents_against_key(read_documents(key_path, "key", fmt),
                                               [read_documents(path, "response", fmt) for _, path in named],
                                               key_path, [path for _, path in named], options.check_forms)

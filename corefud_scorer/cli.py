@@ -228,6 +228,17 @@ def _format_of(args: argparse.Namespace) -> str:
     return detect_format(key)
 
 
+def _same_format(fmt: str, args: argparse.Namespace) -> None:
+    """A format detected from the key must be every response's too."""
+    from .readers import detect_format
+
+    for path in getattr(args, "sys_files", ()):
+        found = detect_format(path) if path != "-" else fmt
+        if found != fmt:
+            raise ScorerError(f"the key is in the {fmt} format but the response in the "
+                              f"{found} format", (args.key_file, None), (path, None))
+
+
 def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
                  stderr=None) -> Options:
     """Options from flags, a preset, and the format's defaults (1.2's for
@@ -235,6 +246,8 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
     the preset, or another flag, is a usage error."""
     fmt = _format_of(args)
     defaults = OTHER_DEFAULTS if fmt == "ua" else DEFAULTS
+    if not args.format and fmt == "ua":
+        _same_format(fmt, args)
     if (args.np_only or args.remove_nested_mentions) and fmt != "conll":
         parser.error("--np-only and --remove-nested-mentions need the syntax of CoNLL files "
                      "(--format conll)")
@@ -272,7 +285,7 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
         keep_singletons=bool(given["keep_singletons"]),
         match=given["match"] or defaults["match"],
         zero_match=given["zero_match"] or defaults["zero_match"],
-        format=args.format,  # None: the library detects it and checks both files agree
+        format=args.format or (None if fmt == "corefud" else fmt),
         check_forms=not args.no_form_check,
         sync=given["sync"],
         keep_zeros=fmt != "ua" or args.keep_zeros,
