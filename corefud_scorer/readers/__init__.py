@@ -44,8 +44,8 @@ def _head(path: str, size: int = 8192) -> str:
 def detect_format(path: str) -> str:
     """The format of a file from its first few KB; the default when unsure."""
     head = _head(path)
-    for fmt in _MODULES:
-        if fmt != DEFAULT_FORMAT and reader(fmt).sniff(head):
+    for fmt, module in _MODULES.items():
+        if fmt != DEFAULT_FORMAT and import_module(f".{module}", __name__).sniff(head):
             return fmt
     return DEFAULT_FORMAT
 
