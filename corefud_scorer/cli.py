@@ -11,6 +11,7 @@ a score.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import __version__, memory
@@ -571,8 +572,6 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
         _distinct(parser, args.inputs[1:])
     resampling = resampling_from(args, parser, len(args.inputs) - 1 if len(args.inputs) > 1 else 1)
     _measures_alone(parser, options, several or resampling.asked)
-    if args.plot and several:
-        parser.error("--plot draws one system: give one SYS_DIR")
     if options.sync == "all":
         parser.error("--sync all prints one pair of files' four score sets; give bench one synchronisation")
     if args.plot:
@@ -599,7 +598,7 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
     if args.plot:
         from .plot import plot_benchmark
 
-        plot_benchmark(benches[0], args.plot)
+        plot_benchmark(benches, args.plot, [os.path.basename(os.path.normpath(n)) for n in names])
     for bench in benches:
         _report(bench.results, args, stderr)
     fmt = benches[0].results[0].settings.get("format") if benches[0].results else None

@@ -66,7 +66,8 @@ def plot_benchmark(benches, path: str, names: list[str] | None = None) -> None:
     axes.set_xticks(range(len(labels)), labels, rotation=60, ha="right")
     axes.set_ylabel(label)
     axes.set_ylim(0, 105)
-    axes.set_title(f"{label} per dataset ({settings_line(benches[0].options)})", fontsize=10)
+    system = f"{names[0]}: " if len(benches) == 1 else ""
+    axes.set_title(f"{system}{label} per dataset ({settings_line(benches[0].options)})", fontsize=10)
     if len(benches) > 1:
         axes.legend(fontsize=8)
     figure.tight_layout()

@@ -176,7 +176,13 @@ def test_plot(tmp_path):
     svg = (tmp_path / "scores.svg").read_text()
     assert "<text" in svg and "cs_toy" in svg  # labels kept as text, not paths
     assert ">70.9<" in svg  # value labels (cs_toy CoNLL F1 70.94)
-    assert "head match, without singletons" in svg  # settings in the title
+    assert "sys: CoNLL F1 per dataset (head match, without singletons" in svg  # system and settings
+    other = tmp_path / "other"
+    shutil.copytree(SYSTEMS, other)
+    run = run_cli("bench", KEYS, SYSTEMS, other, "--plot", tmp_path / "two.svg")
+    assert run.code == 0, run.err
+    two = (tmp_path / "two.svg").read_text()
+    assert two.count(">70.9<") == 2 and ">other<" in two  # side by side, with a legend
 
 
 def test_plot_problems_are_found_before_any_file_is_read(tmp_path, monkeypatch):
