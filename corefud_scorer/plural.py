@@ -96,6 +96,17 @@ def _resolved(entities, entity_of, mapped, split):
     ``entities`` whose partner (a split antecedent's aligned one, with its
     weight) is in ``entity_of``."""
     out = []
+    for index, m, weight in _partners(entities, mapped, split):
+        j = entity_of.get(m)
+        if j is not None:
+            out.append((index, j, weight))
+    return out
+
+
+def _partners(entities, mapped, split):
+    """(entity index, partner, weight) for each mention of ``entities``: a
+    split antecedent stands for its aligned one, with that alignment's
+    weight; one that is not aligned is left out."""
     for index, entity in enumerate(entities):
         for m in entity:
             m = mapped(m)
@@ -104,10 +115,7 @@ def _resolved(entities, entity_of, mapped, split):
                 if m not in split:
                     continue
                 m, weight = split[m]
-            j = entity_of.get(m)
-            if j is not None:
-                out.append((index, j, weight))
-    return out
+            yield index, m, weight
 
 
 def _ceaf(key, response, mapped, split, entity_level):
@@ -117,16 +125,9 @@ def _ceaf(key, response, mapped, split, entity_level):
         for m in entity:
             members[m].append(j)
     overlap = defaultdict(float)
-    for i, entity in enumerate(key):
-        for m in entity:
-            m = mapped(m)
-            weight = 1.0
-            if isinstance(m, frozenset):
-                if m not in split:
-                    continue
-                m, weight = split[m]
-            for j in members.get(m, ()):
-                overlap[i, j] += weight
+    for i, m, weight in _partners(key, mapped, split):
+        for j in members.get(m, ()):
+            overlap[i, j] += weight
     weights = {}
     for (i, j), value in overlap.items():
         if entity_level:
