@@ -364,3 +364,15 @@ def test_errors_command_bad_input(story, write):
     run = run_cli("errors", key, bad)
     assert run.code == 2 and run.out == ""
     assert run.err.count("\n") == 1 and "bad.conllu:11:" in run.err
+
+
+def test_a_conll_2012_file_is_analysed_with_token_rules_and_english_pronouns():
+    root = ROOT / "fixtures" / "seed"
+    report = analyse_files(str(root / "pradhan2014.key.conll"), str(root / "pradhan2014.response.conll"),
+                           Options(match="exact", keep_singletons=True, format="conll"))
+    method = report.to_json()["method"]
+    assert "no trees" in method["heads"] and "English" in method["pronouns"]
+    extra = [o for o in report.occurrences if o["category"] == "extra_mention"]
+    # response entity {f, g, h, i}: h and i are extra, and "i" is the English pronoun
+    assert sorted(m["kind"] for o in extra for m in o["mentions"]) == ["nominal", "pronoun"]
+    assert report.counts["divided_entity"] == 2 and report.counts["conflated_entities"] == 1

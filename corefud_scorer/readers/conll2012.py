@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..errors import ScorerError
-from ..model import Document, Entity, Mention, Sentence, SourceDocument, position
+from ..model import Document, DocumentText, Entity, Mention, Sentence, SourceDocument, Word, position
 
 FORMAT = "conll"
 
@@ -56,6 +56,8 @@ class ConllDocument(SourceDocument):
     """
 
     begin_line: int = 0
+    # With words asked for (error analysis): each token's (form, part-of-speech tag).
+    words: list[tuple[str, str | None]] | None = None
     entity_ids: list[str] = field(default_factory=list)
     entities: list[list[tuple[int, int]]] = field(default_factory=list)
     mention_lines: list[list[int]] = field(default_factory=list)
@@ -89,7 +91,13 @@ class ConllDocument(SourceDocument):
                 words = tuple(positions[start:end + 1])
                 mentions.append(Mention(words, words[0], line=line))
             entities.append(Entity(eid, mentions))
-        return Document(self.doc_id, entities, len(self.sentences), self.tokens, self.first_line)
+        document = Document(self.doc_id, entities, len(self.sentences), self.tokens, self.first_line)
+        if self.words is not None:
+            # No trees: error analysis falls back on token rules and the tags.
+            document.text = DocumentText([None] * len(self.sentences),
+                                         {p: Word(form, tag) for p, (form, tag) in zip(positions, self.words)},
+                                         trees=False)
+        return document
 
 
 class _DocumentBuilder:
@@ -228,8 +236,10 @@ def _open(path: str):
         raise ScorerError(f"cannot open: {err.strerror}", (path, None)) from None
 
 
-def read_documents(path: str, side: str = "key") -> Iterator[ConllDocument]:
-    """Yield the documents of a CoNLL-2012 file in order, validated line by line.
+def read_documents(path: str, side: str = "key", words: bool = False) -> Iterator[ConllDocument]:
+    """Yield the documents of a CoNLL-2012 file in order, validated line by line;
+    with ``words``, each document keeps its tokens' forms and part-of-speech
+    tags (the fifth column) for error analysis.
 
     Errors (``FILE:LINE: problem``): a token outside a document, a document
     begun inside another or never ended, a document name used twice, a
@@ -270,6 +280,8 @@ def read_documents(path: str, side: str = "key") -> Iterator[ConllDocument]:
                                       f"(first at line {seen[name]})", (path, lineno))
                 seen[name] = lineno
                 builder = _DocumentBuilder(path, count, name, lineno)
+                if words:
+                    builder.doc.words = []
                 count += 1
                 continue
             if RE_END.search(line):
@@ -288,6 +300,9 @@ def read_documents(path: str, side: str = "key") -> Iterator[ConllDocument]:
             sentence = builder.sentence = Sentence(lineno, None, None, [], [])
         sentence.forms.append(fields[3] if len(fields) >= 5 else None)
         sentence.word_lines.append(lineno)
+        if words:
+            builder.doc.words.append((fields[3] if len(fields) >= 5 else "?",
+                                      fields[4] if len(fields) >= 6 else None))
         value = fields[-1]
         if value != "-" and value != "_":
             builder.coreference(value, lineno)
