@@ -186,7 +186,7 @@ def test_client_file_names_are_labels_never_paths(client, uploads):
 
 
 @pytest.mark.parametrize("fields, status, pattern", [
-    ({"match": "fuzzy"}, 422, r"'fuzzy' is not one of exact, partial, head"),
+    ({"match": "fuzzy"}, 422, r"'fuzzy' is not one of exact, partial, partial-corefud, head, partial-craft"),
     ({"no_such_option": "1"}, 422, r"unknown field 'no_such_option'"),
     ({"keep_singletons": "maybe"}, 422, r"expected true or false"),
     ({"metrics": "muc --plot"}, 422, r"may not start with '-'"),
