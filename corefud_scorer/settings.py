@@ -30,13 +30,13 @@ def package_version(name: str) -> str | None:
 
 
 def option_settings(options: Options, fmt: str | None = None) -> dict:
-    """Versions and options."""
-    import udapi
-
+    """Versions and options. Udapi's version comes from its package metadata
+    (the module has no ``__version__``), so formats that do not need Udapi
+    never import it."""
     return {
         "scorer": "corefud_scorer",
         "version": __version__,
-        "udapi_version": getattr(udapi, "__version__", None) or package_version("udapi"),
+        "udapi_version": package_version("udapi"),
         "format": fmt or options.format,
         "metrics": list(options.metric_list),
         "keep_singletons": options.keep_singletons,
