@@ -125,17 +125,6 @@ class _DocumentBuilder:
         self.doc.entities[index].append((start, end))
         self.doc.mention_lines[index].append(line)
 
-    def word(self, fields: list[str], lineno: int) -> None:
-        sentence = self.sentence
-        if sentence is None:
-            sentence = self.sentence = Sentence(lineno, None, None, [], [])
-        sentence.forms.append(fields[3] if len(fields) >= 5 else None)
-        sentence.word_lines.append(lineno)
-        value = fields[-1]
-        if value != "-" and value != "_":
-            self.coreference(value, lineno)
-        self.token += 1
-
     def coreference(self, value: str, lineno: int) -> None:
         """The brackets of the current token's last column."""
         if RE_SIMPLE.fullmatch(value):
@@ -294,7 +283,7 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
         if builder is None:
             raise ScorerError("token line outside a document (no '#begin document' before it)",
                               (path, lineno))
-        # builder.word(fields, lineno), inlined: this runs once per token.
+        # One token; kept in this loop rather than a method, as it runs once per token.
         sentence = builder.sentence
         if sentence is None:
             sentence = builder.sentence = Sentence(lineno, None, None, [], [])
