@@ -100,9 +100,6 @@ class CorefUDDocument(SourceDocument):
         return load_document(self, self.entity_header, self.words)
 
 
-# The name earlier versions gave it.
-RawDocument = CorefUDDocument
-
 
 def _open(path: str):
     try:
@@ -349,7 +346,7 @@ class _CaptureWarnings(logging.Handler):
 _FATAL_UDAPI_WARNINGS = ("but not closed", "has no opening nor closing bracket")
 
 
-def _udapi_document(raw: RawDocument, global_entity: str | None):
+def _udapi_document(raw: CorefUDDocument, global_entity: str | None):
     from udapi.block.read.conllu import Conllu
     from udapi.core.document import Document as UdapiDocument
 
@@ -379,7 +376,7 @@ def _deps_of(node) -> tuple[tuple[int, str], ...]:
 RE_NODE = re.compile(r"<([^<>#]+)#([0-9]+(?:\.[0-9]+)?), ")
 
 
-def _locate(raw: RawDocument, message: str) -> int:
+def _locate(raw: CorefUDDocument, message: str) -> int:
     """The line of the first node Udapi names in a message (``<sent_id#ord, form>``),
     or the document's first line."""
     m = RE_NODE.search(message)
