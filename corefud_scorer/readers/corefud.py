@@ -100,7 +100,6 @@ class CorefUDDocument(SourceDocument):
         return load_document(self, self.entity_header, self.words)
 
 
-
 def _open(path: str):
     try:
         return open(path, "rb")
