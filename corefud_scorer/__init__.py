@@ -8,9 +8,28 @@ library's entry points and :mod:`.cli` the command line.
 
 __version__ = "0.2.0"
 
-from .api import score, score_documents, score_many, score_text  # noqa: E402
-from .errors import ScorerError  # noqa: E402
-from .results import DocumentResult, MetricScore, Options, Result  # noqa: E402
+# The names below are loaded on first use, so that a command needing only
+# part of the package (the ``conll-scorer`` stand-in, a UA run) does not pay
+# for numpy and the whole library at start-up.
+_EXPORTS = {
+    "score": "api", "score_documents": "api", "score_many": "api", "score_text": "api",
+    "ScorerError": "errors",
+    "DocumentResult": "results", "MetricScore": "results", "Options": "results", "Result": "results",
+}
 
 __all__ = ["Options", "Result", "MetricScore", "DocumentResult", "score", "score_documents",
            "score_many", "score_text", "ScorerError", "__version__"]
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

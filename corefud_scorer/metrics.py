@@ -14,48 +14,12 @@ response entity sizes, ``C(x) = x(x-1)/2``.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import assignment
+from .counts import BlancCounts, BridgingCounts, Counts, f1, ratio  # noqa: F401  (re-exported)
 from .partition import Cells, Contingency, Partition
-
-
-@dataclass
-class Counts:
-    """Recall and precision numerators and denominators."""
-
-    recall_num: float = 0.0
-    recall_den: float = 0.0
-    precision_num: float = 0.0
-    precision_den: float = 0.0
-
-    def __add__(self, other: "Counts") -> "Counts":
-        return Counts(self.recall_num + other.recall_num, self.recall_den + other.recall_den,
-                      self.precision_num + other.precision_num,
-                      self.precision_den + other.precision_den)
-
-    @property
-    def empty(self) -> bool:
-        """No denominator on either side: nothing to score."""
-        return self.recall_den == 0 and self.precision_den == 0
-
-
-@dataclass
-class BlancCounts:
-    """BLANC's statistics: its coreference-link and non-coreference-link parts."""
-
-    coreference: Counts = field(default_factory=Counts)
-    non_coreference: Counts = field(default_factory=Counts)
-
-    def __add__(self, other: "BlancCounts") -> "BlancCounts":
-        return BlancCounts(self.coreference + other.coreference,
-                           self.non_coreference + other.non_coreference)
-
-    @property
-    def parts(self) -> dict[str, Counts]:
-        return {"coreference": self.coreference, "non_coreference": self.non_coreference}
 
 
 def ordered_sum(values) -> float:
@@ -64,15 +28,6 @@ def ordered_sum(values) -> float:
     from it in the last bit, which can move a rounded percentage)."""
     array = np.asarray(values, dtype=np.float64)
     return float(np.cumsum(array)[-1]) if len(array) else 0.0
-
-
-def ratio(num: float, den: float) -> float:
-    """num/den, and 0 whenever num is 0 (including 0/0), as scorer 1.2."""
-    return 0.0 if num == 0 else num / float(den)
-
-
-def f1(precision: float, recall: float) -> float:
-    return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
 
 
 def _pairs(x):
@@ -288,24 +243,6 @@ def non_referring(p: Partition) -> Counts:
     found = sum(1 for words in key if words in response_set)
     invented = sum(1 for words in response if words not in key_set)
     return Counts(float(found), float(len(key)), float(found), float(found + invented))
-
-
-@dataclass
-class BridgingCounts:
-    """Bridging's statistics in the UA scorer's three parts."""
-
-    anaphor_recognition: Counts = field(default_factory=Counts)
-    markable: Counts = field(default_factory=Counts)  # full bridging, antecedent markable
-    entity: Counts = field(default_factory=Counts)    # full bridging, antecedent entity
-
-    def __add__(self, other: "BridgingCounts") -> "BridgingCounts":
-        return BridgingCounts(self.anaphor_recognition + other.anaphor_recognition,
-                              self.markable + other.markable, self.entity + other.entity)
-
-    @property
-    def parts(self) -> dict[str, Counts]:
-        return {"anaphor_recognition": self.anaphor_recognition, "markable": self.markable,
-                "entity": self.entity}
 
 
 def _bridging_links(doc) -> dict:

@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 
 from . import chains as v8
-from .metrics import Counts
+from .counts import Counts
 
 RULE = "-" * 74 + "\n"
 METRIC_ORDER = ("muc", "bcub", "ceafm", "ceafe")
