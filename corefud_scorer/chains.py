@@ -23,14 +23,12 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import SimpleNamespace
 from typing import Hashable, Sequence
 
-import numpy as np
-
 from . import assignment
-from .metrics import Counts, lea as _lea, mention_overlap as _mention_overlap
-from .partition import Cells, Contingency
+from .counts import Counts
 
 
 @dataclass
@@ -55,47 +53,115 @@ class Chains:
     id_count: int             # ids given: key mentions (repeats too) + response-only spans
     key_repeats: list[Repeat] = field(default_factory=list)
     response_repeats: list[Repeat] = field(default_factory=list)
-    spans: dict = field(default_factory=dict)  # id -> span
+    ids: dict = field(default_factory=dict)   # span -> id, key spans and response-only ones
+
+    @cached_property
+    def spans(self) -> dict:
+        """id -> span."""
+        return {i: s for s, i in self.ids.items()}
+
+    # Views of the chains that several metrics read, computed once.
+
+    @cached_property
+    def repeated(self) -> bool:
+        """Some id stands twice on one side (a key span given twice, or a
+        response-only span kept in every place it stands)."""
+        return (sum(map(len, self.key)) != self.key_spans
+                or sum(map(len, self.response)) != self.response_spans)
+
+    @cached_property
+    def key_of(self) -> dict[int, int]:
+        return _last_index(self.key)
+
+    @cached_property
+    def key_members(self) -> dict[int, list[int]]:
+        return _members(self.key)
+
+    @cached_property
+    def response_members(self) -> dict[int, list[int]]:
+        return _members(self.response)
+
+    @cached_property
+    def overlap(self) -> dict[tuple[int, int], int]:
+        """(key chain, response chain) -> the key chain's positions whose id
+        the response chain holds."""
+        common: dict = defaultdict(int)
+        if not self.repeated:
+            # Each id in one chain a side: one look-up a response position.
+            key_of = self.key_of
+            for j, chain in enumerate(self.response):
+                for m in chain:
+                    i = key_of.get(m)
+                    if i is not None:
+                        common[i, j] += 1
+            return common
+        response_members = self.response_members
+        for i, chain in enumerate(self.key):
+            for m in chain:
+                for j in response_members.get(m, ()):
+                    common[i, j] += 1
+        return common
+
+    @cached_property
+    def overlap_parts(self) -> list[tuple[list[int], list[int]]]:
+        return assignment.parts(self.overlap)
 
 
 def identify(key: Sequence[Sequence[Hashable]], response: Sequence[Sequence[Hashable]]) -> Chains:
     """Ids for the spans of key and response entities (lists of spans in
     order), repeated response spans removed, as v8.01's IdentifMentions."""
-    ids: dict = {}
-    count = 0
+    key_spans = [span for entity in key for span in entity]
+    ids = dict(zip(key_spans, range(len(key_spans))))
     key_repeats = []
-    for e, entity in enumerate(key):
-        for span in entity:
-            if span in ids:
-                key_repeats.append(Repeat(e, span, ids[span], count))
-            ids[span] = count
-            count += 1
-    mapped: dict = {}
-    exact = 0
+    if len(ids) != len(key_spans):
+        # A span given twice keeps the id of its last place.
+        ids = {}
+        count = 0
+        for e, entity in enumerate(key):
+            for span in entity:
+                if span in ids:
+                    key_repeats.append(Repeat(e, span, ids[span], count))
+                ids[span] = count
+                count += 1
+        key_chains = [[ids[s] for s in entity] for entity in key]
+    else:
+        key_chains, start = [], 0
+        for entity in key:
+            key_chains.append(list(range(start, start + len(entity))))
+            start += len(entity)
+    count = len(key_spans)
+    response_spans = [span for entity in response for span in entity]
     response_repeats = []
-    kept_entities = []
-    for e, entity in enumerate(response):
-        kept = []
-        for span in entity:
-            if span in mapped:
-                response_repeats.append(Repeat(e, span, mapped[span], ids.get(span)))
-                continue
-            if span in ids:
-                mapped[span] = ids[span]
-                exact += 1
-            kept.append(span)
-        if kept:
-            kept_entities.append(kept)
+    if len(set(response_spans)) == len(response_spans):
+        # No span twice: every entity kept whole.
+        kept_entities = [entity for entity in response if entity]
+        mapped = {span: ids[span] for span in response_spans if span in ids}
+        exact = len(mapped)
+    else:
+        mapped = {}
+        exact = 0
+        kept_entities = []
+        for e, entity in enumerate(response):
+            kept = []
+            for span in entity:
+                if span in mapped:
+                    response_repeats.append(Repeat(e, span, mapped[span], ids.get(span)))
+                    continue
+                if span in ids:
+                    mapped[span] = ids[span]
+                    exact += 1
+                kept.append(span)
+            if kept:
+                kept_entities.append(kept)
     for entity in kept_entities:
         for span in entity:
             if span not in mapped:
                 mapped[span] = count
                 count += 1
-    spans = {i: s for s, i in ids.items()}
-    spans.update({i: s for s, i in mapped.items()})
-    return Chains([[ids[s] for s in entity] for entity in key],
-                  [[mapped[s] for s in entity] for entity in kept_entities],
-                  len(ids), len(mapped), exact, count, key_repeats, response_repeats, spans)
+    everyone = dict(ids)
+    everyone.update(mapped)
+    return Chains(key_chains, [[mapped[s] for s in entity] for entity in kept_entities],
+                  len(ids), len(mapped), exact, count, key_repeats, response_repeats, everyone)
 
 
 def _last_index(chains: list[list[int]]) -> dict[int, int]:
@@ -117,58 +183,72 @@ def _members(chains: list[list[int]]) -> dict[int, list[int]]:
 def muc(c: Chains) -> Counts:
     """Correct links: in each response chain, mentions with a later mention of
     the same key chain (the last chain holding each id)."""
-    key_of = _last_index(c.key)
-    correct = 0
-    for chain in c.response:
-        groups = Counter(key_of[m] for m in chain if m in key_of)
-        correct += sum(n - 1 for n in groups.values())
     key_links = sum(len(chain) - 1 for chain in c.key if chain)
     response_links = sum(len(chain) - 1 for chain in c.response if chain)
+    if not c.repeated:
+        # The same count from the overlap: positions found, less the cells.
+        correct = sum(c.overlap.values()) - len(c.overlap)
+        return Counts(float(correct), float(key_links), float(correct), float(response_links))
+    key_of = c.key_of
+    correct = 0
+    for chain in c.response:
+        # Positions with a key chain, less the key chains they fall into.
+        found = [key_of[m] for m in chain if m in key_of]
+        correct += len(found) - len(set(found))
     return Counts(float(correct), float(key_links), float(correct), float(response_links))
 
 
 def b_cubed(c: Chains) -> Counts:
     """Per response mention: the mentions of its chain found in the key chain
     of that mention, over the sizes of both chains, added in v8.01's order."""
-    key_of = _last_index(c.key)
-    key_members = _members(c.key)
+    key_of = c.key_of
     acc_p = 0.0
     acc_r = 0.0
+    key_total, response_total = float(sum(map(len, c.key))), float(sum(map(len, c.response)))
+    if not c.repeated:
+        # A mention's key chain holds the overlap's cell of mentions of its chain.
+        overlap, key = c.overlap, c.key
+        for j, chain in enumerate(c.response):
+            size = len(chain)
+            for m in chain:
+                k = key_of.get(m)
+                if k is not None:
+                    ci = overlap[k, j]
+                    acc_p += ci / size
+                    acc_r += ci / len(key[k])
+        return Counts(acc_r, key_total, acc_p, response_total)
+    key_members = c.key_members
     for chain in c.response:
         size = len(chain)
-        common: Counter = Counter()
+        common: dict[int, int] = {}
         for m in chain:
             for k in key_members.get(m, ()):
-                common[k] += 1
+                common[k] = common.get(k, 0) + 1
         for m in chain:
             k = key_of.get(m)
-            ci = common[k] if k is not None else 0
-            acc_p += ci / size
             if k is not None:
+                ci = common[k]
+                acc_p += ci / size
                 acc_r += ci / len(c.key[k])
-    return Counts(acc_r, float(sum(len(k) for k in c.key)), acc_p, float(sum(len(r) for r in c.response)))
+    return Counts(acc_r, key_total, acc_p, response_total)
 
 
 def _ceaf(c: Chains, entity_based: bool) -> Counts:
-    response_members = _members(c.response)
-    common: dict = defaultdict(int)
-    for i, chain in enumerate(c.key):
-        for m in chain:
-            for j in response_members.get(m, ()):
-                common[i, j] += 1
+    common = c.overlap
     if entity_based:
         weights = {(i, j): 2 * n / (len(c.key[i]) + len(c.response[j])) for (i, j), n in common.items()}
     else:
         weights = {pair: float(n) for pair, n in common.items()}
     total = 0.0
     if weights:
-        chosen = dict(assignment.solve(len(c.key), len(c.response), weights))
+        # v8.01's CEAF prints the optimal total only, so any optimal pairs do.
+        chosen = assignment.solve_by_parts(weights, c.overlap_parts)
         # v8.01 minimises 1 - similarity and adds 1 - cost per key chain, in order.
         for i in range(len(c.key)):
-            total += 1 - (1 - weights.get((i, chosen[i]), 0.0)) if i in chosen else 0.0
+            total += 1 - (1 - weights[i, chosen[i]]) if i in chosen else 0.0
     if entity_based:
         return Counts(total, float(len(c.key)), total, float(len(c.response)))
-    return Counts(total, float(sum(len(k) for k in c.key)), total, float(sum(len(r) for r in c.response)))
+    return Counts(total, float(sum(map(len, c.key))), total, float(sum(map(len, c.response))))
 
 
 def ceafe(c: Chains) -> Counts:
@@ -212,19 +292,26 @@ def blanc(c: Chains) -> tuple[Counts, Counts]:
     """v8.01's link sets: coreference links are the pairs of positions within a
     chain, non-coreference links the pairs across two chains, both as sets of
     id pairs. Returns the coreference and non-coreference Counts."""
-    k_members, k_occ, k_twice = _side(c.key)
-    r_members, r_occ, r_twice = _side(c.response)
-    special = {m for m, n in k_occ.items() if n > 1} | {m for m, n in r_occ.items() if n > 1}
+    if c.repeated:
+        k_members, k_occ, k_twice = _side(c.key)
+        r_members, r_occ, r_twice = _side(c.response)
+        special = {m for m, n in k_occ.items() if n > 1} | {m for m, n in r_occ.items() if n > 1}
+    else:
+        special = set()
 
     # Pairs of ids standing once on each side (or absent from one side).
-    k_sizes = [sum(1 for m in chain if m not in special) for chain in c.key]
-    r_sizes = [sum(1 for m in chain if m not in special) for chain in c.response]
-    cells: Counter = Counter()
-    r_of = {m: j for j, chain in enumerate(c.response) for m in chain if m not in special}
-    for i, chain in enumerate(c.key):
-        for m in chain:
-            if m not in special and m in r_of:
-                cells[i, r_of[m]] += 1
+    if special:
+        k_sizes = [sum(1 for m in chain if m not in special) for chain in c.key]
+        r_sizes = [sum(1 for m in chain if m not in special) for chain in c.response]
+        cells: Counter = Counter()
+        r_of = {m: j for j, chain in enumerate(c.response) for m in chain if m not in special}
+        for i, chain in enumerate(c.key):
+            for m in chain:
+                if m not in special and m in r_of:
+                    cells[i, r_of[m]] += 1
+    else:
+        # No id twice: the cells are the chains' overlap.
+        k_sizes, r_sizes, cells = list(map(len, c.key)), list(map(len, c.response)), c.overlap
     key_c = sum(_pairs2(n) for n in k_sizes)
     key_n = _pairs2(sum(k_sizes)) - key_c
     resp_c = sum(_pairs2(n) for n in r_sizes)
@@ -263,9 +350,14 @@ def mention_identification(c: Chains) -> Counts:
     return Counts(float(c.exact), float(c.key_spans), float(c.exact), float(c.response_spans))
 
 
-def contingency(c: Chains) -> Contingency:
+def contingency(c: Chains):
     """The chains as a contingency (each key mention's last response chain, and
     each response mention's last key chain), for the measures v8.01 lacks."""
+    # Imported here: v8.01's own metrics need no numpy, and the stand-in
+    # starts without it.
+    import numpy as np
+
+    from .partition import Cells, Contingency
     response_of = _last_index(c.response)
     key_of = _last_index(c.key)
     n_r = len(c.response)
@@ -289,11 +381,13 @@ def contingency(c: Chains) -> Contingency:
 
 
 def lea(c: Chains) -> Counts:
-    return _lea(contingency(c))
+    from .metrics import lea as contingency_lea
+    return contingency_lea(contingency(c))
 
 
 def mention_overlap(c: Chains, mention_of: dict) -> Counts:
     """MOR over the chains' mentions (``mention_of``: span -> model mention)."""
+    from .metrics import mention_overlap as _mention_overlap
     def side(chains):
         return SimpleNamespace(entities=[[mention_of[c.spans[m]] for m in chain] for chain in chains])
     return _mention_overlap(SimpleNamespace(key=side(c.key), response=side(c.response)))
