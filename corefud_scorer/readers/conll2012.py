@@ -100,77 +100,109 @@ class ConllDocument(SourceDocument):
         return document
 
 
-class _DocumentBuilder:
-    """Collects one document's tokens and mentions as its lines come."""
+def _form(line: str) -> str | None:
+    fields = line.split()
+    return fields[3] if len(fields) >= 5 else None
 
-    def __init__(self, path: str, index: int, doc_id: str, line: int):
-        self.doc = ConllDocument(path, index, doc_id, doc_id, [], "document", line)
+
+class _Sentence(Sentence):
+    """A sentence whose word forms are read from its lines only when asked
+    for: most runs compare the number of words, not their forms, and
+    splitting every line would be most of the reading time."""
+
+    def __init__(self, line: int, word_lines, lines: list[str]):
+        self.line, self.sent_id, self.newdoc = line, None, None
+        self.word_lines = word_lines  # a range where no comment interrupts the sentence
+        self._lines: list[str] | None = lines  # the file's lines (numbered from 0)
+        self._forms: list | None = None
+
+    @property
+    def forms(self) -> list:
+        if self._forms is None:
+            lines = self._lines
+            self._forms = [_form(lines[n - 1]) for n in self.word_lines]
+        return self._forms
+
+    @forms.setter
+    def forms(self, value: list) -> None:
+        self._forms, self._lines = value, None
+
+    def __getstate__(self):
+        # Never the whole file's lines in a pickle: the forms themselves.
+        state = dict(self.__dict__)
+        state["_forms"], state["_lines"] = self.forms, None
+        return state
+
+
+class _Mentions:
+    """One document's entities and open mentions, bracket by bracket."""
+
+    def __init__(self, path: str):
         self.path = path
-        self.entity_index: dict[str, int] = {}
+        # id -> its mentions (first token, last token, line), in the order the
+        # ids first appear (a dict keeps it).
+        self.by_id: dict[str, list[tuple[int, int, int]]] = {}
         self.open: dict[str, list[tuple[int, int]]] = {}  # id -> stack of (token, line)
-        self.token = 0
-        self.sentence: Sentence | None = None
 
-    def _entity(self, eid: str) -> int:
-        index = self.entity_index.get(eid)
-        if index is None:
-            index = self.entity_index[eid] = len(self.doc.entities)
-            self.doc.entity_ids.append(eid)
-            self.doc.entities.append([])
-            self.doc.mention_lines.append([])
-        return index
+    def add(self, eid: str, start: int, end: int, line: int) -> None:
+        spans = self.by_id.get(eid)
+        if spans is None:
+            spans = self.by_id[eid] = []
+        spans.append((start, end, line))
 
-    def _add(self, eid: str, start: int, end: int, line: int) -> None:
-        index = self._entity(eid)
-        self.doc.entities[index].append((start, end))
-        self.doc.mention_lines[index].append(line)
-
-    def coreference(self, value: str, lineno: int) -> None:
-        """The brackets of the current token's last column."""
-        if RE_SIMPLE.fullmatch(value):
-            self._simple(value, lineno)
-        else:
-            self._brackets(value, lineno)
-
-    def _open_mention(self, eid: str, lineno: int) -> None:
-        self._entity(eid)
+    def open_mention(self, eid: str, token: int, lineno: int) -> None:
+        if eid not in self.by_id:
+            self.by_id[eid] = []
         stack = self.open.get(eid)
         if stack is None:
             stack = self.open[eid] = []
-        stack.append((self.token, lineno))
+        stack.append((token, lineno))
 
-    def _close_mention(self, eid: str, lineno: int) -> None:
+    def close_mention(self, eid: str, token: int, lineno: int) -> None:
         stack = self.open.get(eid)
         if not stack:
             raise ScorerError(f"'{eid})' closes a mention of entity {eid}, but none is open",
                               (self.path, lineno))
         start, start_line = stack.pop()
-        self._add(eid, start, self.token, start_line)
+        self.add(eid, start, token, start_line)
 
-    def _simple(self, value: str, lineno: int) -> None:
-        """Brackets joined by '|': the same reading as :meth:`_brackets`, part by part."""
+    def brackets(self, value: str, token: int, lineno: int) -> None:
+        """A token's coreference column: one-token mentions, then openings, then closings."""
         if "|" not in value:
+            # One bracket, the usual value: read here without a pattern
+            # (``isdecimal`` is what ``\d`` matches).
             if value[0] == "(":
                 if value[-1] == ")":
-                    self._add(value[1:-1], self.token, self.token, lineno)
+                    eid = value[1:-1]
+                    if eid.isdecimal():
+                        self.add(eid, token, token, lineno)
+                        return
                 else:
-                    self._open_mention(value[1:], lineno)
-            else:
-                self._close_mention(value[:-1], lineno)
-            return
-        parts = value.split("|")
-        for part in parts:
-            if part[0] == "(" and part[-1] == ")":
-                self._add(part[1:-1], self.token, self.token, lineno)
-        for part in parts:
-            if part[0] == "(" and part[-1] != ")":
-                self._open_mention(part[1:], lineno)
-        for part in parts:
-            if part[0] != "(":
-                self._close_mention(part[:-1], lineno)
+                    eid = value[1:]
+                    if eid.isdecimal():
+                        self.open_mention(eid, token, lineno)
+                        return
+            elif value[-1] == ")":
+                eid = value[:-1]
+                if eid.isdecimal():
+                    self.close_mention(eid, token, lineno)
+                    return
+            self._general(value, token, lineno)
+        elif RE_SIMPLE.fullmatch(value):
+            parts = value.split("|")
+            for part in parts:
+                if part[0] == "(" and part[-1] == ")":
+                    self.add(part[1:-1], token, token, lineno)
+            for part in parts:
+                if part[0] == "(" and part[-1] != ")":
+                    self.open_mention(part[1:], token, lineno)
+            for part in parts:
+                if part[0] != "(":
+                    self.close_mention(part[:-1], token, lineno)
+        else:
+            self._general(value, token, lineno)
 
-    def _brackets(self, value: str, lineno: int) -> None:
-        token = self.token
+    def _general(self, value: str, token: int, lineno: int) -> None:
         rest = RE_DOUBLE_ANTECEDENT.sub("", value)
         # Each pattern is taken out of the value one match at a time, leftmost
         # first, as the reference scorer does (a removal can join what is left).
@@ -179,50 +211,57 @@ class _DocumentBuilder:
             if m is None:
                 break
             rest = rest[:m.start()] + rest[m.end():]
-            self._add(m.group(1), token, token, lineno)
+            self.add(m.group(1), token, token, lineno)
         while True:
             m = RE_OPEN.search(rest)
             if m is None:
                 break
             rest = rest[:m.start()] + rest[m.end():]
-            self._open_mention(m.group(1), lineno)
+            self.open_mention(m.group(1), token, lineno)
         while True:
             m = RE_CLOSE.search(rest)
             if m is None:
                 break
             rest = rest[:m.start()] + rest[m.end():]
-            self._close_mention(m.group(1), lineno)
+            self.close_mention(m.group(1), token, lineno)
         if rest.strip("|"):
             raise ScorerError(f"malformed coreference value {value!r} (expected '-' or brackets "
                               "such as '(12', '12)', '(12)' joined by '|')", (self.path, lineno))
 
-    def end_sentence(self) -> None:
-        if self.sentence is not None:
-            self.doc.sentences.append(self.sentence)
-            self.sentence = None
-
-    def finish(self, lineno: int) -> ConllDocument:
-        self.end_sentence()
-        unclosed = [(line, eid) for eid, stack in self.open.items() for _, line in stack]
-        if unclosed:
-            line, eid = min(unclosed)
-            raise ScorerError(f"mention of entity {eid} opened here is never closed "
-                              f"(document {self.doc.doc_id!r} ends at line {lineno})",
-                              (self.path, line))
-        if not self.doc.sentences:
-            raise ScorerError(f"document {self.doc.doc_id!r} has no token", (self.path, self.doc.first_line))
-        return self.doc
+    def unclosed(self) -> tuple[int, str] | None:
+        """The first mention left open: (its line, its entity id)."""
+        left = [(line, eid) for eid, stack in self.open.items() for _, line in stack]
+        return min(left) if left else None
 
 
-def _open(path: str):
+def _text(path: str) -> str:
+    """The file as text, line ends as ``\n``."""
     try:
-        return open(path, "rb")
+        handle = open(path, "rb")
     except FileNotFoundError:
         raise ScorerError("no such file", (path, None)) from None
     except IsADirectoryError:
         raise ScorerError("is a directory, not a CoNLL-2012 file", (path, None)) from None
     except OSError as err:
         raise ScorerError(f"cannot open: {err.strerror}", (path, None)) from None
+    try:
+        with handle:
+            data = handle.read()
+    except OSError as err:
+        raise ScorerError(f"cannot read: {err.strerror or err}", (path, None)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ScorerError(f"not UTF-8 text ({err.reason})", (path, data.count(b"\n", 0, err.start) + 1)) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    return text
+
+
+# How a token line without a mention ends: its last column '-' or '_'.
+NO_MENTION = ("\t-", " -", "\t_", " _")
 
 
 def read_documents(path: str, side: str = "key", words: bool = False) -> Iterator[ConllDocument]:
@@ -235,72 +274,133 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
     closing bracket with no open mention, a mention never closed, a
     malformed coreference column, a file without documents.
     """
-    handle = _open(path)
-    try:
-        with handle:
-            data = handle.read()
-    except OSError as err:
-        raise ScorerError(f"cannot read: {err.strerror or err}", (path, None)) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise ScorerError(f"not UTF-8 text ({err.reason})", (path, data.count(b"\n", 0, err.start) + 1)) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    builder: _DocumentBuilder | None = None
+    lines = _text(path).split("\n")
     seen: dict[str, int] = {}
     count = 0
-    for lineno, line in enumerate(text.split("\n"), 1):
-        fields = line.split()
-        if not fields:
-            if builder is not None:
-                builder.end_sentence()
+    doc: ConllDocument | None = None
+    mentions: _Mentions | None = None
+    tokens = 0          # tokens of the document before the current sentence
+    start = -1          # index of the current sentence's first line, -1 between sentences
+    skipped: list[int] = []  # comment lines inside the current sentence
+
+    def end_sentence(stop: int) -> None:
+        # The sentence's tokens are the lines start..stop-1 but the comments.
+        nonlocal tokens, start
+        if skipped:
+            word_lines = [n for n in range(start + 1, stop + 1) if n - 1 not in skipped]
+            skipped.clear()
+        else:
+            word_lines = range(start + 1, stop + 1)
+        doc.sentences.append(_Sentence(start + 1, word_lines, lines))
+        tokens += len(word_lines)
+        start = -1
+
+    for index, line in enumerate(lines):
+        # Most lines: a token without a mention, one test each.
+        if line.endswith(NO_MENTION) and line[0] != "#":
+            if start < 0:
+                if doc is None:
+                    raise ScorerError("token line outside a document (no '#begin document' before it)",
+                                      (path, index + 1))
+                start = index
+            continue
+        if not line or line.isspace():
+            if start >= 0:
+                if skipped:
+                    end_sentence(index)
+                else:
+                    # The usual sentence end, kept in the loop.
+                    doc.sentences.append(_Sentence(start + 1, range(start + 1, index + 1), lines))
+                    tokens += index - start
+                    start = -1
             continue
         if line[0] == "#":
             m = RE_BEGIN.match(line)
             if m:
-                if builder is not None:
+                if doc is not None:
                     raise ScorerError(
-                        f"'#begin document' inside document {builder.doc.doc_id!r} "
-                        f"(begun at line {builder.doc.first_line}, never ended)", (path, lineno))
-                name = m.group(1).rstrip("\r")
+                        f"'#begin document' inside document {doc.doc_id!r} "
+                        f"(begun at line {doc.first_line}, never ended)", (path, index + 1))
+                name = m.group(1)
                 if name in seen:
                     raise ScorerError(f"document {name!r} begins a second time "
-                                      f"(first at line {seen[name]})", (path, lineno))
-                seen[name] = lineno
-                builder = _DocumentBuilder(path, count, name, lineno)
-                if words:
-                    builder.doc.words = []
+                                      f"(first at line {seen[name]})", (path, index + 1))
+                seen[name] = index + 1
+                doc = ConllDocument(path, count, name, name, [], "document", index + 1)
+                mentions = _Mentions(path)
+                by_id, opened = mentions.by_id, mentions.open
+                tokens = 0
                 count += 1
-                continue
-            if RE_END.search(line):
-                if builder is None:
-                    raise ScorerError("'#end document' without '#begin document'", (path, lineno))
-                yield builder.finish(lineno)
-                builder = None
-            # Any other comment line is skipped.
+            elif RE_END.search(line):
+                if doc is None:
+                    raise ScorerError("'#end document' without '#begin document'", (path, index + 1))
+                if start >= 0:
+                    end_sentence(index)
+                yield _finish(doc, mentions, lines, index + 1, words)
+                doc = mentions = None
+            elif start >= 0:
+                # Any other comment is skipped, inside a sentence too.
+                skipped.append(index)
             continue
-        if builder is None:
-            raise ScorerError("token line outside a document (no '#begin document' before it)",
-                              (path, lineno))
-        # One token; kept in this loop rather than a method, as it runs once per token.
-        sentence = builder.sentence
-        if sentence is None:
-            sentence = builder.sentence = Sentence(lineno, None, None, [], [])
-        sentence.forms.append(fields[3] if len(fields) >= 5 else None)
-        sentence.word_lines.append(lineno)
-        if words:
-            builder.doc.words.append((fields[3] if len(fields) >= 5 else "?",
-                                      fields[4] if len(fields) >= 6 else None))
-        value = fields[-1]
-        if value != "-" and value != "_":
-            builder.coreference(value, lineno)
-        builder.token += 1
-    if builder is not None:
-        raise ScorerError(f"document {builder.doc.doc_id!r} is never ended ('#end document' missing)",
-                          (path, builder.doc.first_line))
+        if start < 0:
+            if doc is None:
+                raise ScorerError("token line outside a document (no '#begin document' before it)",
+                                  (path, index + 1))
+            start = index
+        value = line.rsplit(None, 1)[-1]
+        if value == "-" or value == "_":
+            continue
+        token = tokens + index - start - len(skipped)
+        # One bracket, the usual value, is read here (the loop runs once a
+        # line); anything else by the general reading.
+        head = value[0]
+        tail = value[-1]
+        if head == "(" and tail != ")" and value[1:].isdecimal():
+            eid = value[1:]
+            if eid not in by_id:
+                by_id[eid] = []
+            stack = opened.get(eid)
+            if stack is None:
+                opened[eid] = [(token, index + 1)]
+            else:
+                stack.append((token, index + 1))
+        elif head == "(" and value[1:-1].isdecimal():
+            spans = by_id.get(value[1:-1])
+            if spans is None:
+                by_id[value[1:-1]] = [(token, token, index + 1)]
+            else:
+                spans.append((token, token, index + 1))
+        elif tail == ")" and opened.get(value[:-1]) and value[:-1].isdecimal():
+            first, first_line = opened[value[:-1]].pop()
+            by_id[value[:-1]].append((first, token, first_line))
+        else:
+            mentions.brackets(value, token, index + 1)
+    if doc is not None:
+        raise ScorerError(f"document {doc.doc_id!r} is never ended ('#end document' missing)",
+                          (path, doc.first_line))
     if count == 0:
         raise ScorerError("holds no '#begin document': not a CoNLL-2012 file", (path, None))
+
+
+def _finish(doc: ConllDocument, mentions: _Mentions, lines: list[str], lineno: int,
+            words: bool) -> ConllDocument:
+    unclosed = mentions.unclosed()
+    if unclosed:
+        line, eid = unclosed
+        raise ScorerError(f"mention of entity {eid} opened here is never closed "
+                          f"(document {doc.doc_id!r} ends at line {lineno})", (doc.path, line))
+    if not doc.sentences:
+        raise ScorerError(f"document {doc.doc_id!r} has no token", (doc.path, doc.first_line))
+    doc.entity_ids = list(mentions.by_id)
+    doc.entities = [[(first, last) for first, last, _ in spans] for spans in mentions.by_id.values()]
+    doc.mention_lines = [[line for _, _, line in spans] for spans in mentions.by_id.values()]
+    if words:
+        doc.words = []
+        for sentence in doc.sentences:
+            for n in sentence.word_lines:
+                fields = lines[n - 1].split()
+                doc.words.append((fields[3] if len(fields) >= 5 else "?", fields[4] if len(fields) >= 6 else None))
+    return doc
 
 
 def read_file(path: str) -> list[ConllDocument]:
