@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 
-from . import __version__, chains as v8
+from . import __version__, chains as v8, memory
 from .errors import ScorerError
 from .readers.conll2012 import ConllDocument, read_documents
 from .report_v8 import PairScore, render
@@ -66,10 +66,19 @@ def _check(key: ConllDocument, response: ConllDocument) -> None:
                           (response.path, response.first_line))
 
 
+def _read(path: str, side: str) -> list[ConllDocument]:
+    documents = []
+    for doc in read_documents(path, side):
+        # Word forms are never compared here (as scorer.pl): free the file's lines.
+        doc.drop_forms()
+        documents.append(doc)
+    return documents
+
+
 def pairs_of(key_path: str, response_path: str, name: str | None) -> list[PairScore]:
     """The scored document pairs: every key document (paired by name), or the named one."""
-    keys = list(read_documents(key_path, "key"))
-    responses = {doc.doc_id: doc for doc in read_documents(response_path, "response")}
+    keys = _read(key_path, "key")
+    responses = {doc.doc_id: doc for doc in _read(response_path, "response")}
     if name is not None and name != "none":
         keys = [doc for doc in keys if doc.doc_id == name]
         if not keys:
@@ -114,6 +123,9 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
 
 
 def entry_point() -> None:
+    # Reading and scoring make no reference cycles: automatic collection
+    # would only walk the documents again and again.
+    memory.manage()
     sys.exit(main())
 
 
