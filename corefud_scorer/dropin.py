@@ -41,14 +41,17 @@ def version_line() -> str:
 
 
 def _spans(doc: ConllDocument):
-    return [list(spans) for spans in doc.entities]
+    return doc.entities
 
 
-def score_pair(name: str, key: ConllDocument, response: ConllDocument) -> PairScore:
+SCORERS = {"muc": v8.muc, "bcub": v8.b_cubed, "ceafm": v8.ceafm, "ceafe": v8.ceafe, "blanc": v8.blanc}
+
+
+def score_pair(name: str, key: ConllDocument, response: ConllDocument, metric: str = "all") -> PairScore:
+    """One document pair's chains and the counts of ``metric`` (every one for ``all``)."""
     key_entities, response_entities = _spans(key), _spans(response)
     c = v8.identify(key_entities, response_entities)
-    counts = {"muc": v8.muc(c), "bcub": v8.b_cubed(c), "ceafm": v8.ceafm(c), "ceafe": v8.ceafe(c),
-              "blanc": v8.blanc(c)}
+    counts = {m: score(c) for m, score in SCORERS.items() if metric in ("all", m)}
     return PairScore(name, key_entities, response_entities, c, counts, v8.mention_identification(c))
 
 
@@ -75,7 +78,7 @@ def _read(path: str, side: str) -> list[ConllDocument]:
     return documents
 
 
-def pairs_of(key_path: str, response_path: str, name: str | None) -> list[PairScore]:
+def pairs_of(key_path: str, response_path: str, name: str | None, metric: str = "all") -> list[PairScore]:
     """The scored document pairs: every key document (paired by name), or the named one."""
     keys = _read(key_path, "key")
     responses = {doc.doc_id: doc for doc in _read(response_path, "response")}
@@ -97,7 +100,7 @@ def pairs_of(key_path: str, response_path: str, name: str | None) -> list[PairSc
             raise ScorerError(f"document {key.doc_id!r} is not in the response {response_path}",
                               (key.path, key.first_line))
         _check(key, response)
-        out.append(score_pair(key.doc_id, key, response))
+        out.append(score_pair(key.doc_id, key, response, metric))
     return out
 
 
@@ -114,7 +117,7 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
         return 2
     name = argv[3] if len(argv) == 4 else None
     try:
-        pairs = pairs_of(argv[1], argv[2], name)
+        pairs = pairs_of(argv[1], argv[2], name, metric)
     except ScorerError as err:
         print(f"{PROG}: error: {err}", file=stderr)
         return 2

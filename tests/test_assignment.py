@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment
 
-from corefud_scorer.assignment import solve
+from corefud_scorer.assignment import parts, solve, solve_by_parts
 
 PALETTES = {
     "one value": [1.0],
@@ -104,3 +104,23 @@ def test_a_size_no_dense_matrix_could_hold():
     pairs = solve(n, n, weights)
     assert len(pairs) == n
     assert sum(weights.get(pair, 0.0) for pair in pairs) == n
+
+
+def test_solving_by_parts_reaches_the_same_total():
+    # scorer.pl's CEAF needs the optimal total only: one connected part at a time.
+    rng = random.Random(23)
+    for _ in range(500):
+        n_rows, n_cols = rng.randint(1, 25), rng.randint(1, 25)
+        palette = PALETTES[rng.choice(list(PALETTES))]
+        weights = banded_weights(rng, n_rows, n_cols, rng.choice([0.5, 1, 2, 4]), palette)
+        chosen = solve_by_parts(weights)
+        assert len(set(chosen.values())) == len(chosen)
+        assert all((i, j) in weights for i, j in chosen.items())
+        total = sum(weights[i, j] for i, j in chosen.items())
+        best = sum(weights.get(pair, 0.0) for pair in solve(n_rows, n_cols, weights))
+        assert total == pytest.approx(best, rel=1e-12, abs=1e-300)
+
+
+def test_parts_are_the_connected_components():
+    cells = [(0, 0), (0, 1), (1, 2), (2, 2), (3, 3), (4, 1)]
+    assert sorted(parts(cells)) == [([0, 4], [0, 1]), ([1, 2], [2]), ([3], [3])]

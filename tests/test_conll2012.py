@@ -13,6 +13,7 @@ import io
 import itertools
 import json
 import os
+import pickle
 import random
 import shutil
 import subprocess
@@ -24,7 +25,7 @@ from corefud_scorer import chains as v8
 from corefud_scorer.dropin import main as dropin_main
 from corefud_scorer.errors import ScorerError
 from corefud_scorer.readers import detect_format
-from corefud_scorer.readers.conll2012 import read_file, sniff
+from corefud_scorer.readers.conll2012 import read_documents, read_file, sniff
 
 from conftest import ROOT, run_cli
 
@@ -158,6 +159,52 @@ def test_identify_removes_response_repeats_of_key_spans_only():
     assert c.response == [[0, 1], [3], [3, 2]]
     assert [r.span for r in c.response_repeats] == ["a", "b"]
     assert (c.key_spans, c.response_spans, c.exact, c.id_count) == (3, 4, 3, 4)
+
+
+def _random_entities(rng, spans):
+    entities = [[] for _ in range(rng.randint(1, 6))]
+    for span in spans:
+        rng.choice(entities).append(span)
+    return [e for e in entities if e]
+
+
+def test_fast_paths_equal_the_general_reading():
+    # Without a repeated span the metrics take shortcuts; forcing the general
+    # reading must give the same numbers, to the last bit.
+    rng = random.Random(17)
+    tried = 0
+    for _ in range(400):
+        spans = [(i, i + rng.randint(0, 2)) for i in range(rng.randint(1, 25))]
+        key = _random_entities(rng, rng.sample(spans, rng.randint(1, len(spans))))
+        extra = [(i, i + 3) for i in range(rng.randint(0, 5))]
+        response = _random_entities(rng, rng.sample(spans, rng.randint(1, len(spans))) + extra)
+        fast, general = v8.identify(key, response), v8.identify(key, response)
+        if fast.repeated:
+            continue
+        tried += 1
+        general.__dict__["repeated"] = True
+        for metric in (v8.muc, v8.b_cubed, v8.ceafm, v8.ceafe, v8.blanc):
+            assert metric(fast) == metric(general), (metric.__name__, key, response)
+    assert tried > 300
+
+
+def test_reader_comments_inside_sentences_crlf_and_forms(write, tmp_path):
+    text = ("#begin document (d); part 000\r\nd 0 0 A (1\r\n# a note -\r\nd 0 1 b 1)\r\n"
+            "d 0 2 c -\r\n\r\nd 0 0 D (1)\r\n#end document\r\n")
+    path = write("c.conll", text)
+    doc = read_file(str(path))[0]
+    # The comment is not a token: the second sentence's mention is token 3.
+    assert doc.entities == [[(0, 1), (3, 3)]]
+    assert [list(s.word_lines) for s in doc.sentences] == [[2, 4, 5], [7]]
+    assert [s.forms for s in doc.sentences] == [["A", "b", "c"], ["D"]]
+    words = next(read_documents(str(path), words=True)).words
+    # Five columns: a form and no tag column before the coreference one.
+    assert words == [("A", None), ("b", None), ("c", None), ("D", None)]
+    # Forms are read from the file's lines when first asked for, and pickled as forms.
+    fresh = read_file(str(path))[0]
+    copy = pickle.loads(pickle.dumps(fresh))
+    assert [s.forms for s in copy.sentences] == [["A", "b", "c"], ["D"]]
+    assert all(s._lines is None for s in copy.sentences)
 
 
 # --- corefud-scorer --format conll ---
