@@ -32,29 +32,36 @@ class Prepared:
     """One document pair in v8.01's terms, with what was noticed on the way."""
 
     chains: v8.Chains
-    mention_of: dict
+    key: object       # the documents as read (ConllDocument)
+    response: object
     singletons: tuple[int, int]
 
+    def mention_of(self) -> dict:
+        """Token span -> model mention (the key's where both have it), for
+        MOR, the one measure that needs the mentions' words."""
+        out: dict = {}
+        for source in (self.response, self.key):
+            document = source.load()
+            for spans, entity in zip(source.entities, document.entities):
+                out.update(zip(spans, entity.mentions))
+        return out
 
-def _spans(doc, keep_singletons: bool):
-    """Each entity as its mentions' spans (word tuples), singletons dropped unless kept."""
-    entities, dropped, mention_of = [], 0, {}
-    for entity in doc.entities:
-        spans = [m.words for m in entity.mentions]
+
+def _spans(source, keep_singletons: bool):
+    """Each entity as its mentions' token spans, singletons dropped unless kept."""
+    entities, dropped = [], 0
+    for spans in source.entities:
         if not keep_singletons and len(set(spans)) < 2:
             dropped += 1
             continue
-        for m in entity.mentions:
-            mention_of.setdefault(m.words, m)
         entities.append(spans)
-    return entities, dropped, mention_of
+    return entities, dropped
 
 
-def prepare(key_doc, response_doc, keep_singletons: bool) -> Prepared:
-    key, key_dropped, key_mentions = _spans(key_doc, keep_singletons)
-    response, response_dropped, response_mentions = _spans(response_doc, keep_singletons)
-    response_mentions.update(key_mentions)
-    return Prepared(v8.identify(key, response), response_mentions, (key_dropped, response_dropped))
+def prepare(key_source, response_source, keep_singletons: bool) -> Prepared:
+    key, key_dropped = _spans(key_source, keep_singletons)
+    response, response_dropped = _spans(response_source, keep_singletons)
+    return Prepared(v8.identify(key, response), key_source, response_source, (key_dropped, response_dropped))
 
 
 def document_counts(prepared: Prepared, metrics) -> dict:
@@ -67,35 +74,36 @@ def document_counts(prepared: Prepared, metrics) -> dict:
         elif name == "mention":
             out[name] = v8.mention_identification(prepared.chains)
         elif name == "mor":
-            out[name] = v8.mention_overlap(prepared.chains, prepared.mention_of)
+            out[name] = v8.mention_overlap(prepared.chains, prepared.mention_of())
         elif name == "zero":
             out[name] = Counts()  # the format has no zeros
     return out
 
 
-def _repeat_place(source, model_doc, span) -> str:
+def _repeat_place(source, span) -> str:
     """Where a span stands the second time (the place v8.01 reports as repeated)."""
-    lines = [m.line for entity in model_doc.entities for m in entity.mentions if m.words == span]
-    if len(lines) > 1 and lines[1] is not None:
+    lines = [line for spans, mention_lines in zip(source.entities, source.mention_lines)
+             for s, line in zip(spans, mention_lines) if s == span]
+    if len(lines) > 1:
         return f"{source.path}:{lines[1]}"
     return f"document {source.doc_id!r}"
 
 
 def score_document(key_source, response_source, options: Options):
-    """Load and score one checked pair of CoNLL-2012 documents (an
-    :class:`~corefud_scorer.scoring.Outcome`)."""
+    """Score one checked pair of CoNLL-2012 documents (an
+    :class:`~corefud_scorer.scoring.Outcome`) from their token spans; the
+    documents are loaded into the model only for MOR."""
     from .scoring import Outcome
 
     check_match(options.match)
-    key_doc, response_doc = key_source.load(), response_source.load()
-    prepared = prepare(key_doc, response_doc, options.keep_singletons)
+    prepared = prepare(key_source, response_source, options.keep_singletons)
     c = prepared.chains
     notes = []
-    for label, repeats, source, model_doc in (("key", c.key_repeats, key_source, key_doc),
-                                              ("response", c.response_repeats, response_source, response_doc)):
+    for label, repeats, source in (("key", c.key_repeats, key_source),
+                                   ("response", c.response_repeats, response_source)):
         if repeats:
             notes.append((label, "repeated mentions (a span given again), scored as scorer.pl v8.01 "
-                          "scores them", _repeat_place(source, model_doc, repeats[0].span), len(repeats)))
+                          "scores them", _repeat_place(source, repeats[0].span), len(repeats)))
     result = DocumentResult(key_source.doc_id, document_counts(prepared, options.metric_list),
                             sum(len(k) for k in c.key), sum(len(r) for r in c.response),
                             len(c.key), len(c.response), key_source.tokens)
