@@ -17,14 +17,22 @@ def _describe(value) -> str:
     return repr(value)
 
 
-def check_documents(key: SourceDocument, response: SourceDocument, check_forms: bool = True) -> None:
+FORMS_DIFFER = ("words whose form differs from the key's, scored by position as scorer.pl "
+                "scores them (--form-check refuses such files)")
+
+
+def check_documents(key: SourceDocument, response: SourceDocument,
+                    check_forms: bool | str = True) -> list[tuple[str, str, int]]:
     """Raise :class:`ScorerError` naming both places at the first difference.
-    Without ``check_forms`` the words' number is compared, not their forms."""
+    Without ``check_forms`` the words' number is compared, not their forms;
+    with ``"warn"`` differing forms are not an error: they are returned as a
+    note (kind, first place, count) for the response's warnings."""
+    differing, first = 0, None
     if key.newdoc != response.newdoc:
         raise ScorerError(
             f"document starts differ: {_describe(key.newdoc)} vs {_describe(response.newdoc)}",
             (key.path, key.first_line), (response.path, response.first_line))
-    for k_sent, r_sent in zip(key.sentences, response.sentences):
+    for number, (k_sent, r_sent) in enumerate(zip(key.sentences, response.sentences), 1):
         if k_sent.newdoc != r_sent.newdoc:
             raise ScorerError(
                 f"document starts differ: {_describe(k_sent.newdoc)} vs {_describe(r_sent.newdoc)}",
@@ -35,13 +43,19 @@ def check_documents(key: SourceDocument, response: SourceDocument, check_forms: 
                 (key.path, k_sent.line), (response.path, r_sent.line))
         if check_forms and k_sent.forms != r_sent.forms:
             for i, (k_form, r_form) in enumerate(zip(k_sent.forms, r_sent.forms)):
-                if k_form != r_form:
+                if k_form == r_form:
+                    continue
+                if check_forms != "warn":
                     raise ScorerError(
-                        f"word {i + 1} of sentence {k_sent.sent_id!r} differs: {k_form!r} vs {r_form!r}",
+                        f"word {i + 1} of sentence {_name(k_sent, number)} differs: {k_form!r} vs {r_form!r}",
                         (key.path, k_sent.word_lines[i]), (response.path, r_sent.word_lines[i]))
+                differing += 1
+                if first is None:
+                    first = (f"{response.path}:{r_sent.word_lines[i]} {r_form!r} where the key has "
+                             f"{k_form!r}")
         if len(k_sent.word_lines) != len(r_sent.word_lines):
             raise ScorerError(
-                f"sentence {k_sent.sent_id!r} has {len(k_sent.word_lines)} words in the key, "
+                f"sentence {_name(k_sent, number)} has {len(k_sent.word_lines)} words in the key, "
                 f"{len(r_sent.word_lines)} in the response",
                 (key.path, k_sent.line), (response.path, r_sent.line))
     if len(key.sentences) != len(response.sentences):
@@ -51,11 +65,17 @@ def check_documents(key: SourceDocument, response: SourceDocument, check_forms: 
         sides = ("response", "key") if longer_is_key else ("key", "response")
         message = (
             f"document {key.doc_id!r} ends after {_count(len(shorter.sentences), 'sentence')} in the "
-            f"{sides[0]} but goes on with sentence {extra.sent_id!r} in the {sides[1]}")
+            f"{sides[0]} but goes on with sentence {_name(extra, len(shorter.sentences) + 1)} in the {sides[1]}")
         places = [(shorter.path, shorter.sentences[-1].line), (longer.path, extra.line)]
         if longer_is_key:
             places.reverse()
         raise ScorerError(message, *places)
+    return [(FORMS_DIFFER, first, differing)] if differing else []
+
+
+def _name(sentence, number: int) -> str:
+    """A sentence by its id, or by its number where the format has no ids."""
+    return repr(sentence.sent_id) if sentence.sent_id is not None else str(number)
 
 
 def _count(n: int, noun: str) -> str:

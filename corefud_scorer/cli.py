@@ -74,8 +74,9 @@ def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-form-check", action="store_true",
                         help="do not compare the key's and the response's word forms")
     parser.add_argument("--form-check", action="store_true",
-                        help="compare word forms of CoNLL-2012 files too (not by default: scorer.pl "
-                        "compares only the tokens, and its test files change the words of mentions)")
+                        help="refuse CoNLL-2012 files whose word forms differ (by default such words "
+                        "are scored by position with a warning, as scorer.pl compares only the "
+                        "tokens, and its test files change the words of mentions)")
     parser.add_argument("--per-doc", action="store_true", help="add one row per document")
     parser.add_argument("-j", "--jobs", type=_positive, default=available_cores(),
                         help="processes scoring documents in parallel (default: all cores, %(default)s here)")
@@ -267,6 +268,8 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
                      "(an antecedent of a plural may be a singleton)")
     if args.metrics and "conll" in args.metrics:
         args.metrics = [m for name in args.metrics for m in (CONLL_PARTS if name == "conll" else (name,))]
+    if args.form_check and args.no_form_check:
+        parser.error("--form-check contradicts --no-form-check")
     if args.exact_match and args.match not in (None, "exact"):
         parser.error(f"-x/--exact-match contradicts -a {args.match}")
     match = "exact" if args.exact_match else args.match
@@ -287,7 +290,8 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
         match=given["match"] or defaults["match"],
         zero_match=given["zero_match"] or defaults["zero_match"],
         format=args.format or (None if fmt == "corefud" else fmt),
-        check_forms=not args.no_form_check,
+        # Neither flag: the format's default (compared, and for CoNLL-2012 a warning).
+        check_forms=False if args.no_form_check else True if args.form_check else None,
         sync=given["sync"],
         keep_zeros=fmt != "ua" or args.keep_zeros,
         keep_split_antecedents=keep_split,
@@ -542,8 +546,7 @@ def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr
 
 def _conll_defaults(args, parser) -> None:
     """CoNLL-2012 files (given or detected): exact matching by default, no
-    head-based matching (the format has no heads), word forms compared only
-    with --form-check."""
+    head-based matching (the format has no heads)."""
     from .readers import detect_format
 
     fmt = args.format or (detect_format(args.key_file) if args.key_file != "-" else None)
@@ -557,7 +560,6 @@ def _conll_defaults(args, parser) -> None:
     if args.match is None:
         args.match = "exact"
     args.format = "conll"
-    args.no_form_check = args.no_form_check or not args.form_check
 
 
 def bench_main(argv: list[str], stdout, stderr) -> int:

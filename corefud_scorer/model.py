@@ -14,7 +14,7 @@ that builds the :class:`Document` to score, in a worker process if need be.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import ClassVar, Literal, NamedTuple
 
 SENTENCE_STRIDE = 10**9
 ORD_SCALE = 1000
@@ -169,6 +169,8 @@ class SourceDocument:
     newdoc: str | bool | None
     sentences: list[Sentence] = field(default_factory=list)
     entity_scope: Literal["file", "document"] = "file"
+    # What the alignment check noticed without refusing: (kind, first place, count).
+    check_notes: ClassVar[tuple | list] = ()
 
     @property
     def first_line(self) -> int | None:

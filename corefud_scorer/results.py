@@ -30,13 +30,25 @@ def all_metrics(fmt: str | None) -> tuple[str, ...]:
     return UA_ALL_METRICS if fmt == "ua" else ALL_METRICS
 
 
+# What an option left as None means, per format (None: a format not yet known).
+FORMAT_DEFAULTS = {
+    None: {"match": "head", "check_forms": True},
+    "conll": {"match": "exact", "check_forms": "warn"},
+}
+
+
 @dataclass(frozen=True)
 class Options:
     """How to score. The defaults are those of ``corefud-scorer.py`` 1.2.
 
     ``metrics`` is a name or a sequence of names (``"all"`` stands for 1.2's
     set, in place); ``format`` is a reader's name, or None to detect it from
-    the files; ``check_forms`` compares key and response word forms.
+    the files; ``check_forms`` compares key and response word forms: True
+    refuses a difference, ``"warn"`` scores the words by position and reports
+    the differences as one warning, False skips the comparison. ``match`` and
+    ``check_forms`` left as None take the format's defaults: ``exact`` and
+    ``"warn"`` for CoNLL-2012 files (no heads; ``scorer.pl`` never compares
+    words), ``head`` and True otherwise.
     ``"every"`` stands for every metric and measure. ``sync`` rebuilds key
     and response over one mention set before the metrics of the contingency
     (``intersection``, ``union``, ``key``, ``response``), or with ``all``
@@ -52,10 +64,10 @@ class Options:
 
     metrics: tuple[str, ...] | str = ("all",)
     keep_singletons: bool = False
-    match: str = "head"
+    match: str | None = None
     zero_match: str = "dependent"
     format: str | None = None
-    check_forms: bool = True
+    check_forms: bool | str | None = None
     sync: str | None = None
     keep_zeros: bool = True
     keep_split_antecedents: bool = False
@@ -65,7 +77,16 @@ class Options:
     def __post_init__(self):
         metrics = (self.metrics,) if isinstance(self.metrics, str) else tuple(self.metrics)
         object.__setattr__(self, "metrics", metrics)
+        defaults = FORMAT_DEFAULTS.get(self.format, FORMAT_DEFAULTS[None])
+        # Which fields took the format's default: they follow the format
+        # the files turn out to be in (:meth:`for_format`).
+        defaulted = tuple(name for name in defaults if getattr(self, name) is None)
+        object.__setattr__(self, "_defaulted", defaulted)
+        for name in defaulted:
+            object.__setattr__(self, name, defaults[name])
         object.__setattr__(self, "match", MATCHING_SYNONYMS.get(self.match, self.match))
+        if self.check_forms not in (True, False, "warn"):
+            raise ValueError(f"check_forms must be True, False or 'warn', not {self.check_forms!r}")
         if (self.keep_split_antecedents or self.only_split_antecedent or self.discourse_deixis) \
                 and not (self.keep_singletons and self.keep_split_antecedents):
             raise ValueError("split antecedents, discourse deixis and the split-antecedent score "
@@ -111,7 +132,9 @@ class Options:
         """These options with the format the files turned out to be in."""
         from dataclasses import replace
 
-        return self if self.format == fmt else replace(self, format=fmt)
+        if self.format == fmt:
+            return self
+        return replace(self, format=fmt, **dict.fromkeys(self._defaulted))
 
     def preparation(self) -> dict:
         """What preparing each side's entities needs to know."""

@@ -147,9 +147,9 @@ def score_document(key_source: SourceDocument, response_source: SourceDocument,
         # CoNLL-2012: the reference scorer v8.01's reading and metrics.
         from .conll import score_document as score_v8
 
-        return score_v8(key_source, response_source, options)
+        return _with_check_notes(score_v8(key_source, response_source, options), response_source)
     key_doc = key_source.load()
-    return _outcome(key_source, key_doc, response_source, options)
+    return _with_check_notes(_outcome(key_source, key_doc, response_source, options), response_source)
 
 
 def score_against_key(key_source: SourceDocument, response_sources: list[SourceDocument],
@@ -160,9 +160,19 @@ def score_against_key(key_source: SourceDocument, response_sources: list[SourceD
     if getattr(key_source, "scored_as", None) == "v8.01":
         from .conll import score_document as score_v8
 
-        return [score_v8(key_source, response_source, options) for response_source in response_sources]
+        return [_with_check_notes(score_v8(key_source, response_source, options), response_source)
+                for response_source in response_sources]
     key_doc = key_source.load()
-    return [_outcome(key_source, key_doc, response_source, options) for response_source in response_sources]
+    return [_with_check_notes(_outcome(key_source, key_doc, response_source, options), response_source)
+            for response_source in response_sources]
+
+
+def _with_check_notes(outcome: "Outcome", response_source: SourceDocument) -> "Outcome":
+    """The outcome with what the check noticed in the response (word forms
+    that differ, where they are allowed to)."""
+    outcome.notes.extend(("response", kind, example, count)
+                         for kind, example, count in response_source.check_notes)
+    return outcome
 
 
 def _outcome(key_source: SourceDocument, key_doc: Document, response_source: SourceDocument,
@@ -178,14 +188,14 @@ def _outcome(key_source: SourceDocument, key_doc: Document, response_source: Sou
 
 
 def paired_documents(key_docs: Iterator[SourceDocument], response_docs: Iterator[SourceDocument],
-                     key_path: str, response_path: str, check_forms: bool = True):
+                     key_path: str, response_path: str, check_forms: bool | str = True):
     """Pair the documents of two files in order, checking each pair."""
     for key, response in zip_longest(key_docs, response_docs):
         if response is None:
             raise missing_document(key, response_path, present_is_key=True)
         if key is None:
             raise missing_document(response, key_path, present_is_key=False)
-        check_documents(key, response, check_forms)
+        response.check_notes = check_documents(key, response, check_forms)
         # Checked: the word forms are not needed again (nor sent to workers).
         key.drop_forms()
         response.drop_forms()
@@ -193,7 +203,7 @@ def paired_documents(key_docs: Iterator[SourceDocument], response_docs: Iterator
 
 
 def documents_against_key(key_docs: Iterator[SourceDocument], response_docs: list[Iterator[SourceDocument]],
-                          key_path: str, response_paths: list[str], check_forms: bool = True):
+                          key_path: str, response_paths: list[str], check_forms: bool | str = True):
     """Pair each key document with the documents of several response files
     in order, checking each against the key: ``(key, [responses])``."""
     for key, *responses in zip_longest(key_docs, *response_docs):
@@ -203,7 +213,7 @@ def documents_against_key(key_docs: Iterator[SourceDocument], response_docs: lis
         for response, path in zip(responses, response_paths):
             if response is None:
                 raise missing_document(key, path, present_is_key=True)
-            check_documents(key, response, check_forms)
+            response.check_notes = check_documents(key, response, check_forms)
         key.drop_forms()
         for response in responses:
             response.drop_forms()

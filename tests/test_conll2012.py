@@ -232,6 +232,45 @@ def test_format_detected_and_exact_by_default():
 
 
 @needs_suite
+def test_word_forms_compared_warned_refused_or_skipped():
+    # TC-A-3's response writes 'x' and 'y' where the key has 'jnk' (three words).
+    key, response = SUITE / "TC-A.key", SUITE / "TC-A-3.response"
+    warned = run_cli(key, response, "--format", "conll", "-m", "muc", "--output", "json")
+    assert warned.code == 0
+    assert warned.err.count("warning") == 1
+    assert "words whose form differs from the key's" in warned.err
+    assert f": 3 (first: {response}:13 'x' where the key has 'jnk')" in warned.err
+    assert warned.json["settings"]["check_forms"] == "warn"
+    refused = run_cli(key, response, "--format", "conll", "-m", "muc", "--form-check")
+    assert refused.code == 2 and refused.out == ""
+    assert refused.err.strip().endswith(f"{key}:13 vs {response}:13: word 2 of sentence 2 differs: 'jnk' vs 'x'")
+    skipped = run_cli(key, response, "--format", "conll", "-m", "muc", "--no-form-check", "--output", "json")
+    assert skipped.code == 0 and skipped.err == ""
+    assert skipped.json["metrics"] == warned.json["metrics"]
+    both = run_cli(key, response, "--form-check", "--no-form-check")
+    assert both.code == 2 and "contradicts" in both.err
+
+
+@needs_suite
+def test_api_options_take_the_format_defaults():
+    from corefud_scorer import Options, score
+
+    assert (Options().match, Options().check_forms) == ("head", True)
+    assert (Options(format="conll").match, Options(format="conll").check_forms) == ("exact", "warn")
+    detected = Options().for_format("conll")
+    assert (detected.match, detected.check_forms) == ("exact", "warn")
+    # What was given is kept.
+    assert Options(match="partial", check_forms=False).for_format("conll").match == "partial"
+    assert Options(check_forms=False).for_format("conll").check_forms is False
+    result = score(SUITE / "TC-A.key", SUITE / "TC-A-3.response")
+    assert result.settings["format"] == "conll" and result.settings["match"] == "exact"
+    assert len(result.warnings) == 1 and "(first: " in result.warnings[0]
+    assert result.metrics["muc"].f1 == pytest.approx(0.75)
+    with pytest.raises(ValueError, match="check_forms"):
+        Options(check_forms="yes")
+
+
+@needs_suite
 @pytest.mark.parametrize("match", ["head", "partial"])
 def test_head_matching_is_refused(match):
     run = run_cli(SUITE / "TC-A.key", SUITE / "TC-A-1.response", "--format", "conll", "-a", match)
