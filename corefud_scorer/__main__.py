@@ -1,6 +1,18 @@
-"""``python -m corefud_scorer``."""
+"""``python -m corefud_scorer`` and the ``corefud-scorer`` command."""
 
-from .cli import entry_point
+import os
+
+
+def entry_point() -> None:
+    # Set before numpy is imported: its BLAS would start a thread per core,
+    # which costs more CPU time than a small run's scoring. Nothing here
+    # multiplies matrices, and -j runs processes, which inherit this.
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
+    from .cli import entry_point as run
+
+    run()
+
 
 # Guarded: worker processes started by spawn import this module again.
 if __name__ == "__main__":
