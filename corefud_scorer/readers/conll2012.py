@@ -110,17 +110,18 @@ class _Sentence(Sentence):
     for: most runs compare the number of words, not their forms, and
     splitting every line would be most of the reading time."""
 
-    def __init__(self, line: int, word_lines, lines: list[str]):
+    def __init__(self, line: int, word_lines, lines: list[str], base: int):
         self.line, self.sent_id, self.newdoc = line, None, None
         self.word_lines = word_lines  # a range where no comment interrupts the sentence
-        self._lines: list[str] | None = lines  # the file's lines (numbered from 0)
+        self._lines: list[str] | None = lines  # the lines of the file's piece holding it
+        self._base = base  # their first line's index in the file (from 0)
         self._forms: list | None = None
 
     @property
     def forms(self) -> list:
         if self._forms is None:
-            lines = self._lines
-            self._forms = [_form(lines[n - 1]) for n in self.word_lines]
+            lines, offset = self._lines, self._base + 1
+            self._forms = [_form(lines[n - offset]) for n in self.word_lines]
         return self._forms
 
     @forms.setter
@@ -260,6 +261,23 @@ def _text(path: str) -> str:
     return text
 
 
+def _pieces(text: str) -> Iterator[str]:
+    """The text in pieces that end with a line ``#end document`` (so one
+    document a piece, as a rule), without the line break between pieces:
+    only one piece's lines are split at a time."""
+    start = 0
+    while True:
+        end = text.find("#end document", start)
+        while end > 0 and text[end - 1] != "\n":
+            end = text.find("#end document", end + 1)
+        end = text.find("\n", end) if end >= 0 else -1
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 1
+
+
 # How a token line without a mention ends: its last column '-' or '_'.
 NO_MENTION = ("\t-", " -", "\t_", " _")
 
@@ -274,7 +292,6 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
     closing bracket with no open mention, a mention never closed, a
     malformed coreference column, a file without documents.
     """
-    lines = _text(path).split("\n")
     seen: dict[str, int] = {}
     count = 0
     doc: ConllDocument | None = None
@@ -291,90 +308,94 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
             skipped.clear()
         else:
             word_lines = range(start + 1, stop + 1)
-        doc.sentences.append(_Sentence(start + 1, word_lines, lines))
+        doc.sentences.append(_Sentence(start + 1, word_lines, lines, base))
         tokens += len(word_lines)
         start = -1
 
-    for index, line in enumerate(lines):
-        # Most lines: a token without a mention, one test each.
-        if line.endswith(NO_MENTION) and line[0] != "#":
+    base = 0  # index in the file of the piece's first line
+    for piece in _pieces(_text(path)):
+        lines = piece.split("\n")
+        for index, line in enumerate(lines, base):
+            # Most lines: a token without a mention, one test each.
+            if line.endswith(NO_MENTION) and line[0] != "#":
+                if start < 0:
+                    if doc is None:
+                        raise ScorerError("token line outside a document (no '#begin document' before it)",
+                                          (path, index + 1))
+                    start = index
+                continue
+            if not line or line.isspace():
+                if start >= 0:
+                    if skipped:
+                        end_sentence(index)
+                    else:
+                        # The usual sentence end, kept in the loop.
+                        doc.sentences.append(_Sentence(start + 1, range(start + 1, index + 1), lines, base))
+                        tokens += index - start
+                        start = -1
+                continue
+            if line[0] == "#":
+                m = RE_BEGIN.match(line)
+                if m:
+                    if doc is not None:
+                        raise ScorerError(
+                            f"'#begin document' inside document {doc.doc_id!r} "
+                            f"(begun at line {doc.first_line}, never ended)", (path, index + 1))
+                    name = m.group(1)
+                    if name in seen:
+                        raise ScorerError(f"document {name!r} begins a second time "
+                                          f"(first at line {seen[name]})", (path, index + 1))
+                    seen[name] = index + 1
+                    doc = ConllDocument(path, count, name, name, [], "document", index + 1)
+                    mentions = _Mentions(path)
+                    by_id, opened = mentions.by_id, mentions.open
+                    tokens = 0
+                    count += 1
+                elif RE_END.search(line):
+                    if doc is None:
+                        raise ScorerError("'#end document' without '#begin document'", (path, index + 1))
+                    if start >= 0:
+                        end_sentence(index)
+                    yield _finish(doc, mentions, index + 1, words)
+                    doc = mentions = None
+                elif start >= 0:
+                    # Any other comment is skipped, inside a sentence too.
+                    skipped.append(index)
+                continue
             if start < 0:
                 if doc is None:
                     raise ScorerError("token line outside a document (no '#begin document' before it)",
                                       (path, index + 1))
                 start = index
-            continue
-        if not line or line.isspace():
-            if start >= 0:
-                if skipped:
-                    end_sentence(index)
+            value = line.rsplit(None, 1)[-1]
+            if value == "-" or value == "_":
+                continue
+            token = tokens + index - start - len(skipped)
+            # One bracket, the usual value, is read here (the loop runs once a
+            # line); anything else by the general reading.
+            head = value[0]
+            tail = value[-1]
+            if head == "(" and tail != ")" and value[1:].isdecimal():
+                eid = value[1:]
+                if eid not in by_id:
+                    by_id[eid] = []
+                stack = opened.get(eid)
+                if stack is None:
+                    opened[eid] = [(token, index + 1)]
                 else:
-                    # The usual sentence end, kept in the loop.
-                    doc.sentences.append(_Sentence(start + 1, range(start + 1, index + 1), lines))
-                    tokens += index - start
-                    start = -1
-            continue
-        if line[0] == "#":
-            m = RE_BEGIN.match(line)
-            if m:
-                if doc is not None:
-                    raise ScorerError(
-                        f"'#begin document' inside document {doc.doc_id!r} "
-                        f"(begun at line {doc.first_line}, never ended)", (path, index + 1))
-                name = m.group(1)
-                if name in seen:
-                    raise ScorerError(f"document {name!r} begins a second time "
-                                      f"(first at line {seen[name]})", (path, index + 1))
-                seen[name] = index + 1
-                doc = ConllDocument(path, count, name, name, [], "document", index + 1)
-                mentions = _Mentions(path)
-                by_id, opened = mentions.by_id, mentions.open
-                tokens = 0
-                count += 1
-            elif RE_END.search(line):
-                if doc is None:
-                    raise ScorerError("'#end document' without '#begin document'", (path, index + 1))
-                if start >= 0:
-                    end_sentence(index)
-                yield _finish(doc, mentions, lines, index + 1, words)
-                doc = mentions = None
-            elif start >= 0:
-                # Any other comment is skipped, inside a sentence too.
-                skipped.append(index)
-            continue
-        if start < 0:
-            if doc is None:
-                raise ScorerError("token line outside a document (no '#begin document' before it)",
-                                  (path, index + 1))
-            start = index
-        value = line.rsplit(None, 1)[-1]
-        if value == "-" or value == "_":
-            continue
-        token = tokens + index - start - len(skipped)
-        # One bracket, the usual value, is read here (the loop runs once a
-        # line); anything else by the general reading.
-        head = value[0]
-        tail = value[-1]
-        if head == "(" and tail != ")" and value[1:].isdecimal():
-            eid = value[1:]
-            if eid not in by_id:
-                by_id[eid] = []
-            stack = opened.get(eid)
-            if stack is None:
-                opened[eid] = [(token, index + 1)]
+                    stack.append((token, index + 1))
+            elif head == "(" and value[1:-1].isdecimal():
+                spans = by_id.get(value[1:-1])
+                if spans is None:
+                    by_id[value[1:-1]] = [(token, token, index + 1)]
+                else:
+                    spans.append((token, token, index + 1))
+            elif tail == ")" and opened.get(value[:-1]) and value[:-1].isdecimal():
+                first, first_line = opened[value[:-1]].pop()
+                by_id[value[:-1]].append((first, token, first_line))
             else:
-                stack.append((token, index + 1))
-        elif head == "(" and value[1:-1].isdecimal():
-            spans = by_id.get(value[1:-1])
-            if spans is None:
-                by_id[value[1:-1]] = [(token, token, index + 1)]
-            else:
-                spans.append((token, token, index + 1))
-        elif tail == ")" and opened.get(value[:-1]) and value[:-1].isdecimal():
-            first, first_line = opened[value[:-1]].pop()
-            by_id[value[:-1]].append((first, token, first_line))
-        else:
-            mentions.brackets(value, token, index + 1)
+                mentions.brackets(value, token, index + 1)
+        base += len(lines)
     if doc is not None:
         raise ScorerError(f"document {doc.doc_id!r} is never ended ('#end document' missing)",
                           (path, doc.first_line))
@@ -382,7 +403,7 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
         raise ScorerError("holds no '#begin document': not a CoNLL-2012 file", (path, None))
 
 
-def _finish(doc: ConllDocument, mentions: _Mentions, lines: list[str], lineno: int,
+def _finish(doc: ConllDocument, mentions: _Mentions, lineno: int,
             words: bool) -> ConllDocument:
     unclosed = mentions.unclosed()
     if unclosed:
@@ -397,8 +418,9 @@ def _finish(doc: ConllDocument, mentions: _Mentions, lines: list[str], lineno: i
     if words:
         doc.words = []
         for sentence in doc.sentences:
+            lines, offset = sentence._lines, sentence._base + 1
             for n in sentence.word_lines:
-                fields = lines[n - 1].split()
+                fields = lines[n - offset].split()
                 doc.words.append((fields[3] if len(fields) >= 5 else "?", fields[4] if len(fields) >= 6 else None))
     return doc
 
