@@ -133,10 +133,25 @@ def identify(key: Sequence[Sequence[Hashable]], response: Sequence[Sequence[Hash
     response_spans = [span for entity in response for span in entity]
     response_repeats = []
     if len(set(response_spans)) == len(response_spans):
-        # No span twice: every entity kept whole.
-        kept_entities = [entity for entity in response if entity]
-        mapped = {span: ids[span] for span in response_spans if span in ids}
-        exact = len(mapped)
+        # No span twice: every entity kept whole, and a response-only span's
+        # id is given in the order the spans come, as below.
+        mapped = {}
+        response_chains = []
+        for entity in response:
+            if not entity:
+                continue
+            chain = []
+            for span in entity:
+                i = ids.get(span)
+                if i is None:
+                    i = count
+                    count += 1
+                mapped[span] = i
+                chain.append(i)
+            response_chains.append(chain)
+        exact = len(response_spans) - (count - len(key_spans))
+        return Chains(key_chains, response_chains, len(ids), len(mapped), exact, count,
+                      key_repeats, response_repeats, {**ids, **mapped})
     else:
         mapped = {}
         exact = 0
