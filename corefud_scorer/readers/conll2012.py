@@ -140,20 +140,21 @@ class _Mentions:
 
     def __init__(self, path: str):
         self.path = path
-        # id -> its mentions (first token, last token, line), in the order the
-        # ids first appear (a dict keeps it).
-        self.by_id: dict[str, list[tuple[int, int, int]]] = {}
+        # id -> its mentions' (first token, last token) spans and their lines,
+        # in the order the ids first appear (a dict keeps it).
+        self.by_id: dict[str, tuple[list[tuple[int, int]], list[int]]] = {}
         self.open: dict[str, list[tuple[int, int]]] = {}  # id -> stack of (token, line)
 
     def add(self, eid: str, start: int, end: int, line: int) -> None:
-        spans = self.by_id.get(eid)
-        if spans is None:
-            spans = self.by_id[eid] = []
-        spans.append((start, end, line))
+        entity = self.by_id.get(eid)
+        if entity is None:
+            entity = self.by_id[eid] = ([], [])
+        entity[0].append((start, end))
+        entity[1].append(line)
 
     def open_mention(self, eid: str, token: int, lineno: int) -> None:
         if eid not in self.by_id:
-            self.by_id[eid] = []
+            self.by_id[eid] = ([], [])
         stack = self.open.get(eid)
         if stack is None:
             stack = self.open[eid] = []
@@ -299,6 +300,7 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
     tokens = 0          # tokens of the document before the current sentence
     start = -1          # index of the current sentence's first line, -1 between sentences
     skipped: list[int] = []  # comment lines inside the current sentence
+    shift = 0           # a line's index less its token's number, in the current sentence
 
     def end_sentence(stop: int) -> None:
         # The sentence's tokens are the lines start..stop-1 but the comments.
@@ -322,7 +324,7 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
                     if doc is None:
                         raise ScorerError("token line outside a document (no '#begin document' before it)",
                                           (path, index + 1))
-                    start = index
+                    start, shift = index, index - tokens
                 continue
             if not line or line.isspace():
                 if start >= 0:
@@ -361,16 +363,17 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
                 elif start >= 0:
                     # Any other comment is skipped, inside a sentence too.
                     skipped.append(index)
+                    shift += 1
                 continue
             if start < 0:
                 if doc is None:
                     raise ScorerError("token line outside a document (no '#begin document' before it)",
                                       (path, index + 1))
-                start = index
+                start, shift = index, index - tokens
             value = line.rsplit(None, 1)[-1]
             if value == "-" or value == "_":
                 continue
-            token = tokens + index - start - len(skipped)
+            token = index - shift
             # One bracket, the usual value, is read here (the loop runs once a
             # line); anything else by the general reading.
             head = value[0]
@@ -378,21 +381,24 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
             if head == "(" and tail != ")" and value[1:].isdecimal():
                 eid = value[1:]
                 if eid not in by_id:
-                    by_id[eid] = []
+                    by_id[eid] = ([], [])
                 stack = opened.get(eid)
                 if stack is None:
                     opened[eid] = [(token, index + 1)]
                 else:
                     stack.append((token, index + 1))
             elif head == "(" and value[1:-1].isdecimal():
-                spans = by_id.get(value[1:-1])
-                if spans is None:
-                    by_id[value[1:-1]] = [(token, token, index + 1)]
+                entity = by_id.get(value[1:-1])
+                if entity is None:
+                    by_id[value[1:-1]] = ([(token, token)], [index + 1])
                 else:
-                    spans.append((token, token, index + 1))
+                    entity[0].append((token, token))
+                    entity[1].append(index + 1)
             elif tail == ")" and opened.get(value[:-1]) and value[:-1].isdecimal():
                 first, first_line = opened[value[:-1]].pop()
-                by_id[value[:-1]].append((first, token, first_line))
+                entity = by_id[value[:-1]]
+                entity[0].append((first, token))
+                entity[1].append(first_line)
             else:
                 mentions.brackets(value, token, index + 1)
         base += len(lines)
@@ -413,8 +419,8 @@ def _finish(doc: ConllDocument, mentions: _Mentions, lineno: int,
     if not doc.sentences:
         raise ScorerError(f"document {doc.doc_id!r} has no token", (doc.path, doc.first_line))
     doc.entity_ids = list(mentions.by_id)
-    doc.entities = [[(first, last) for first, last, _ in spans] for spans in mentions.by_id.values()]
-    doc.mention_lines = [[line for _, _, line in spans] for spans in mentions.by_id.values()]
+    doc.entities = [spans for spans, _ in mentions.by_id.values()]
+    doc.mention_lines = [lines for _, lines in mentions.by_id.values()]
     if words:
         doc.words = []
         for sentence in doc.sentences:
