@@ -12,6 +12,11 @@ KEY SYS none``; Perl ÷ ours (wall and CPU); and whether the numbers are the sam
 number of the two texts equal to 1e-9 relative: Perl adds documents in its
 hash order, so a sum over documents can differ in the last printed digit).
 Prints a Markdown table and writes it as JSON under bench/results/.
+
+The target (20x) is for ``conll-scorer``, the stand-in for ``perl scorer.pl
+all`` (same arguments, same text): wall and CPU ratios both count.
+``corefud-scorer --format conll`` is timed alongside for information; it
+also loads the whole library (numpy included) and writes JSON.
 """
 
 from __future__ import annotations
@@ -247,7 +252,7 @@ def run(args) -> dict:
 
 HEADER = ("| input | conll-scorer s (CPU s) | MiB | corefud-scorer --format conll s (CPU s) | MiB "
           "| scorer.pl s (CPU s) | MiB | scorer.pl ÷ conll-scorer, wall (CPU) "
-          "| scorer.pl ÷ corefud-scorer, wall (CPU) | same numbers | ≥ 20× |\n"
+          "| scorer.pl ÷ corefud-scorer, wall (CPU) | same numbers | conll-scorer ≥ 20× |\n"
           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
 
 
@@ -256,9 +261,9 @@ def render_row(row) -> str:
         return "-" if x is None else p % x
     label = f"{row['documents']} × {row['tokens'] // row['documents']:,} tokens"
     perl = "timeout" if row["perl_timeout"] else f"{f(row['perl_s'])} ({f(row['perl_cpu'])})"
-    ratios = [row[k] for k in ("ratio", "ratio_cli", "ratio_cpu", "ratio_cli_cpu")]
+    ratios = [row[k] for k in ("ratio", "ratio_cpu")]
     verdict = "-" if None in ratios else ("yes" if min(ratios) >= TARGET else
-                                          "CPU only" if min(ratios[2:]) >= TARGET else "no")
+                                          "CPU only" if ratios[1] >= TARGET else "no")
     return (f"| {label} | {f(row['ours_s'])} ({f(row['ours_cpu'])}) | {f(row['ours_mib'], '%.0f')} "
             f"| {f(row['cli_s'])} ({f(row['cli_cpu'])}) | {f(row['cli_mib'], '%.0f')} | {perl} "
             f"| {f(row['perl_mib'], '%.0f')} | {f(row['ratio'], '%.1f')} ({f(row['ratio_cpu'], '%.1f')}) "

@@ -129,7 +129,7 @@ class _Sentence(Sentence):
         self._forms, self._lines = value, None
 
     def __getstate__(self):
-        # Never the whole file's lines in a pickle: the forms themselves.
+        # Never the lines of the piece in a pickle: the forms themselves.
         state = dict(self.__dict__)
         state["_forms"], state["_lines"] = self.forms, None
         return state
