@@ -126,7 +126,7 @@ def solve_by_parts(weights: dict, connected: list | None = None) -> dict[int, in
     for rows, cols in parts(weights) if connected is None else connected:
         if len(rows) == 1:
             i = rows[0]
-            chosen[i] = max(cols, key=lambda j: weights[i, j])
+            chosen[i] = cols[0] if len(cols) == 1 else max(cols, key=lambda j: weights[i, j])
         elif len(cols) == 1:
             j = cols[0]
             chosen[max(rows, key=lambda i: weights[i, j])] = j

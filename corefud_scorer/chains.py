@@ -63,11 +63,19 @@ class Chains:
     # Views of the chains that several metrics read, computed once.
 
     @cached_property
+    def key_mentions(self) -> int:
+        """Positions in the key chains (repeats too)."""
+        return sum(map(len, self.key))
+
+    @cached_property
+    def response_mentions(self) -> int:
+        return sum(map(len, self.response))
+
+    @cached_property
     def repeated(self) -> bool:
         """Some id stands twice on one side (a key span given twice, or a
         response-only span kept in every place it stands)."""
-        return (sum(map(len, self.key)) != self.key_spans
-                or sum(map(len, self.response)) != self.response_spans)
+        return self.key_mentions != self.key_spans or self.response_mentions != self.response_spans
 
     @cached_property
     def key_of(self) -> dict[int, int]:
@@ -198,8 +206,9 @@ def _members(chains: list[list[int]]) -> dict[int, list[int]]:
 def muc(c: Chains) -> Counts:
     """Correct links: in each response chain, mentions with a later mention of
     the same key chain (the last chain holding each id)."""
-    key_links = sum(len(chain) - 1 for chain in c.key if chain)
-    response_links = sum(len(chain) - 1 for chain in c.response if chain)
+    # A chain of n positions needs n - 1 links.
+    key_links = c.key_mentions - len(c.key) + c.key.count([])
+    response_links = c.response_mentions - len(c.response) + c.response.count([])
     if not c.repeated:
         # The same count from the overlap: positions found, less the cells.
         correct = sum(c.overlap.values()) - len(c.overlap)
@@ -219,7 +228,7 @@ def b_cubed(c: Chains) -> Counts:
     key_of = c.key_of
     acc_p = 0.0
     acc_r = 0.0
-    key_total, response_total = float(sum(map(len, c.key))), float(sum(map(len, c.response)))
+    key_total, response_total = float(c.key_mentions), float(c.response_mentions)
     if not c.repeated:
         # A mention's key chain holds the overlap's cell of mentions of its chain.
         overlap, key = c.overlap, c.key
@@ -263,7 +272,7 @@ def _ceaf(c: Chains, entity_based: bool) -> Counts:
             total += 1 - (1 - weights[i, chosen[i]]) if i in chosen else 0.0
     if entity_based:
         return Counts(total, float(len(c.key)), total, float(len(c.response)))
-    return Counts(total, float(sum(map(len, c.key))), total, float(sum(map(len, c.response))))
+    return Counts(total, float(c.key_mentions), total, float(c.response_mentions))
 
 
 def ceafe(c: Chains) -> Counts:
@@ -327,13 +336,13 @@ def blanc(c: Chains) -> tuple[Counts, Counts]:
     else:
         # No id twice: the cells are the chains' overlap.
         k_sizes, r_sizes, cells = list(map(len, c.key)), list(map(len, c.response)), c.overlap
-    key_c = sum(_pairs2(n) for n in k_sizes)
+    key_c = sum(map(_pairs2, k_sizes))
     key_n = _pairs2(sum(k_sizes)) - key_c
-    resp_c = sum(_pairs2(n) for n in r_sizes)
+    resp_c = sum(map(_pairs2, r_sizes))
     resp_n = _pairs2(sum(r_sizes)) - resp_c
-    isect_c = sum(_pairs2(n) for n in cells.values())
-    rows: Counter = Counter()
-    cols: Counter = Counter()
+    isect_c = sum(map(_pairs2, cells.values()))
+    rows: dict = defaultdict(int)
+    cols: dict = defaultdict(int)
     for (i, j), n in cells.items():
         rows[i] += n
         cols[j] += n
