@@ -70,12 +70,7 @@ def _check(key: ConllDocument, response: ConllDocument) -> None:
 
 
 def _read(path: str, side: str) -> list[ConllDocument]:
-    documents = []
-    for doc in read_documents(path, side):
-        # Word forms are never compared here (as scorer.pl): free the file's lines.
-        doc.drop_forms()
-        documents.append(doc)
-    return documents
+    return list(read_documents(path, side))
 
 
 def pairs_of(key_path: str, response_path: str, name: str | None, metric: str = "all") -> list[PairScore]:

@@ -246,7 +246,7 @@ def test_reader_comments_inside_sentences_crlf_and_forms(write, tmp_path):
     fresh = read_file(str(path))[0]
     copy = pickle.loads(pickle.dumps(fresh))
     assert [s.forms for s in copy.sentences] == [["A", "b", "c"], ["D"]]
-    assert all(s._lines is None for s in copy.sentences)
+    assert all(s._piece is None for s in copy.sentences)
 
 
 # --- corefud-scorer --format conll ---

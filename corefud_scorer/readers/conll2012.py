@@ -105,33 +105,47 @@ def _form(line: str) -> str | None:
     return fields[3] if len(fields) >= 5 else None
 
 
+class _Piece:
+    """A stretch of the file's text and the index of its first line, split
+    into lines again only if a line's columns are asked for (word forms)."""
+
+    def __init__(self, text: str, base: int):
+        self.text, self.base = text, base
+        self._lines: list[str] | None = None
+
+    def line(self, index: int) -> str:
+        """The line at ``index`` (from 0, in the file)."""
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        return self._lines[index - self.base]
+
+
 class _Sentence(Sentence):
     """A sentence whose word forms are read from its lines only when asked
     for: most runs compare the number of words, not their forms, and
     splitting every line would be most of the reading time."""
 
-    def __init__(self, line: int, word_lines, lines: list[str], base: int):
+    def __init__(self, line: int, word_lines, piece: _Piece):
         self.line, self.sent_id, self.newdoc = line, None, None
         self.word_lines = word_lines  # a range where no comment interrupts the sentence
-        self._lines: list[str] | None = lines  # the lines of the file's piece holding it
-        self._base = base  # their first line's index in the file (from 0)
+        self._piece: _Piece | None = piece
         self._forms: list | None = None
 
     @property
     def forms(self) -> list:
         if self._forms is None:
-            lines, offset = self._lines, self._base + 1
-            self._forms = [_form(lines[n - offset]) for n in self.word_lines]
+            line = self._piece.line
+            self._forms = [_form(line(n - 1)) for n in self.word_lines]
         return self._forms
 
     @forms.setter
     def forms(self, value: list) -> None:
-        self._forms, self._lines = value, None
+        self._forms, self._piece = value, None
 
     def __getstate__(self):
-        # Never the lines of the piece in a pickle: the forms themselves.
+        # Never the file's text in a pickle: the forms themselves.
         state = dict(self.__dict__)
-        state["_forms"], state["_lines"] = self.forms, None
+        state["_forms"], state["_piece"] = self.forms, None
         return state
 
 
@@ -265,7 +279,7 @@ def _text(path: str) -> str:
 def _pieces(text: str) -> Iterator[str]:
     """The text in pieces that end with a line ``#end document`` (so one
     document a piece, as a rule), without the line break between pieces:
-    only one piece's lines are split at a time."""
+    one piece's lines are in memory at a time."""
     start = 0
     while True:
         end = text.find("#end document", start)
@@ -310,13 +324,14 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
             skipped.clear()
         else:
             word_lines = range(start + 1, stop + 1)
-        doc.sentences.append(_Sentence(start + 1, word_lines, lines, base))
+        doc.sentences.append(_Sentence(start + 1, word_lines, piece))
         tokens += len(word_lines)
         start = -1
 
     base = 0  # index in the file of the piece's first line
-    for piece in _pieces(_text(path)):
-        lines = piece.split("\n")
+    for text in _pieces(_text(path)):
+        piece = _Piece(text, base)
+        lines = text.split("\n")
         for index, line in enumerate(lines, base):
             # Most lines: a token without a mention, one test each.
             if line.endswith(NO_MENTION) and line[0] != "#":
@@ -332,7 +347,7 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
                         end_sentence(index)
                     else:
                         # The usual sentence end, kept in the loop.
-                        doc.sentences.append(_Sentence(start + 1, range(start + 1, index + 1), lines, base))
+                        doc.sentences.append(_Sentence(start + 1, range(start + 1, index + 1), piece))
                         tokens += index - start
                         start = -1
                 continue
@@ -424,9 +439,9 @@ def _finish(doc: ConllDocument, mentions: _Mentions, lineno: int,
     if words:
         doc.words = []
         for sentence in doc.sentences:
-            lines, offset = sentence._lines, sentence._base + 1
+            line = sentence._piece.line
             for n in sentence.word_lines:
-                fields = lines[n - offset].split()
+                fields = line(n - 1).split()
                 doc.words.append((fields[3] if len(fields) >= 5 else "?", fields[4] if len(fields) >= 6 else None))
     return doc
 
