@@ -7,7 +7,8 @@ DIR is a work tree of conll/reference-coreference-scorers (never a
 dependency). Sizes are DOCSxTOKENS; the defaults are a 300-document,
 150k-token test set and one 20k-token document. Per size: wall seconds and
 CPU seconds and peak RSS of ``conll-scorer all KEY SYS none`` (the stand-in), of
-``corefud-scorer KEY SYS --format conll -s -j 1`` and of ``perl scorer.pl all
+``corefud-scorer KEY SYS --format conll -s -j 1`` (the commands installed beside
+the Python running this, or ``python -m`` without them) and of ``perl scorer.pl all
 KEY SYS none``; Perl ÷ ours (wall and CPU); and whether the numbers are the same (every
 number of the two texts equal to 1e-9 relative: Perl adds documents in its
 hash order, so a sum over documents can differ in the last printed digit).
@@ -196,6 +197,13 @@ def _truncation(line: str, u: float, v: float) -> bool:
     return abs(u - v) <= 0.010001 and "%" in line
 
 
+def command(script: str, module: str) -> list[str]:
+    """The installed command beside this Python (what a user runs), or
+    ``python -m module`` where it is not installed."""
+    path = os.path.join(os.path.dirname(sys.executable), script)
+    return [path] if os.access(path, os.X_OK) else [sys.executable, "-m", module]
+
+
 def run(args) -> dict:
     scorer = os.path.join(args.reference, "scorer.pl")
     rows = []
@@ -213,8 +221,8 @@ def run(args) -> dict:
                         return measure(command, timeout=args.timeout, stdout=handle)
                 return once
 
-            dropin = [sys.executable, "-m", "corefud_scorer.dropin", "all", key, response, "none"]
-            cli = [sys.executable, "-m", "corefud_scorer", key, response, "--format", "conll", "-s",
+            dropin = [*command("conll-scorer", "corefud_scorer.dropin"), "all", key, response, "none"]
+            cli = [*command("corefud-scorer", "corefud_scorer"), key, response, "--format", "conll", "-s",
                    "-m", "muc", "bcub", "ceafm", "ceafe", "blanc", "-j", "1", "-q", "--output", "json"]
             perl = ["perl", scorer, "all", key, response, "none"]
             row = {"size": spec, "documents": docs, "tokens": docs * tokens}

@@ -106,17 +106,21 @@ def _form(line: str) -> str | None:
 
 
 class _Piece:
-    """A stretch of the file's text and the index of its first line, split
-    into lines again only if a line's columns are asked for (word forms)."""
+    """A stretch of the file's text (``text[start:end]``, kept as offsets in
+    the whole text, not copied) and the index of its first line, split into
+    lines again only if a line's columns are asked for (word forms)."""
 
-    def __init__(self, text: str, base: int):
-        self.text, self.base = text, base
+    def __init__(self, text: str, start: int, end: int, base: int):
+        self.text, self.start, self.end, self.base = text, start, end, base
         self._lines: list[str] | None = None
+
+    def lines(self) -> list[str]:
+        return self.text[self.start:self.end].split("\n")
 
     def line(self, index: int) -> str:
         """The line at ``index`` (from 0, in the file)."""
         if self._lines is None:
-            self._lines = self.text.split("\n")
+            self._lines = self.lines()
         return self._lines[index - self.base]
 
 
@@ -276,10 +280,10 @@ def _text(path: str) -> str:
     return text
 
 
-def _pieces(text: str) -> Iterator[str]:
-    """The text in pieces that end with a line ``#end document`` (so one
-    document a piece, as a rule), without the line break between pieces:
-    one piece's lines are in memory at a time."""
+def _pieces(text: str) -> Iterator[tuple[int, int]]:
+    """The text in pieces (start and end offsets) that end with a line
+    ``#end document`` (so one document a piece, as a rule), without the line
+    break between pieces: one piece's lines are in memory at a time."""
     start = 0
     while True:
         end = text.find("#end document", start)
@@ -287,9 +291,9 @@ def _pieces(text: str) -> Iterator[str]:
             end = text.find("#end document", end + 1)
         end = text.find("\n", end) if end >= 0 else -1
         if end < 0:
-            yield text[start:]
+            yield start, len(text)
             return
-        yield text[start:end]
+        yield start, end
         start = end + 1
 
 
@@ -329,9 +333,10 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
         start = -1
 
     base = 0  # index in the file of the piece's first line
-    for text in _pieces(_text(path)):
-        piece = _Piece(text, base)
-        lines = text.split("\n")
+    text = _text(path)
+    for piece_start, piece_end in _pieces(text):
+        piece = _Piece(text, piece_start, piece_end, base)
+        lines = piece.lines()
         for index, line in enumerate(lines, base):
             # Most lines: a token without a mention, one test each.
             if line.endswith(NO_MENTION) and line[0] != "#":
