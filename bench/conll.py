@@ -76,7 +76,7 @@ def _document(rng: random.Random, name: str, tokens: int):
     return name, lengths, words, [e for e in entities if e]
 
 
-def _response(rng: random.Random, entities):
+def perturbed(rng: random.Random, entities):
     """A system's entities: mentions missed, boundaries moved, spurious
     mentions added, entities split and merged."""
     out = []
@@ -103,7 +103,7 @@ def _response(rng: random.Random, entities):
     return merged
 
 
-def _clean(entities, tokens):
+def cleaned(entities, tokens):
     """No span twice, none past the end, no overlap within an entity."""
     seen, clean = set(), []
     for entity in entities:
@@ -144,9 +144,9 @@ def write_pair(key_path: str, response_path: str, docs: int, tokens: int, seed: 
     with open(key_path, "w", encoding="utf-8") as key, open(response_path, "w", encoding="utf-8") as response:
         for d in range(docs):
             name, lengths, words, entities = _document(rng, f"bench/doc_{d:04d}", tokens)
-            entities = _clean(entities, tokens)
+            entities = cleaned(entities, tokens)
             _write(key, name, lengths, words, entities)
-            _write(response, name, lengths, words, _clean(_response(rng, entities), tokens))
+            _write(response, name, lengths, words, cleaned(perturbed(rng, entities), tokens))
 
 
 # --- runs ---

@@ -8,8 +8,9 @@ responses, scored by both for every metric.
 
 Each CorefUD file gives a key (every mention from its first to its last
 word; zero mentions and mentions across documents left out) and a response
-with mentions missed, stretched, spurious, entities split and merged, and in
-three documents a span repeated in a second entity (scorer.pl refuses more
+with mentions missed, stretched, spurious, entities split and merged (as
+``bench/conll.py`` perturbs its generated files), and in three documents a
+span repeated in a second entity (scorer.pl refuses more
 than ten repeats a file). Both scorers run each metric on every document
 (no ``none``): the per-document sections are compared by document name
 (scorer.pl lists them in its hash order) and the totals, every number to
@@ -31,7 +32,7 @@ import udapi
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "bench"))
-from conll import same_numbers  # noqa: E402
+from conll import cleaned, perturbed, same_numbers  # noqa: E402
 
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc")
 
@@ -91,38 +92,13 @@ def write(handle, doc: dict, entities: list) -> None:
 
 
 def perturb(rng: random.Random, entities: list, tokens: int) -> list:
-    out = []
-    for spans in entities:
-        kept = []
-        for first, last in spans:
-            r = rng.random()
-            if r < 0.1:
-                continue
-            if r < 0.15 and last + 1 < tokens:
-                last += 1
-            kept.append((first, last))
-        if len(kept) > 3 and rng.random() < 0.2:
-            cut = rng.randrange(1, len(kept))
-            out += [kept[:cut], kept[cut:]]
-        elif kept:
-            out.append(kept)
-    merged = []
-    for i, entity in enumerate(out):
-        if i % 7 == 3 and merged:
-            merged[-1] = merged[-1] + entity
-        else:
-            merged.append(entity)
+    """The generated benchmark's perturbation, with a few spurious mentions
+    and no span twice."""
+    out = perturbed(rng, entities)
     for _ in range(rng.randint(0, 5)):
         first = rng.randrange(tokens)
-        merged.append([(first, min(tokens - 1, first + rng.randint(0, 2)))])
-    # No span twice (but for the three deliberate repeats).
-    seen, clean = set(), []
-    for entity in merged:
-        kept = [span for span in entity if span not in seen]
-        seen.update(kept)
-        if kept:
-            clean.append(kept)
-    return clean
+        out.append([(first, min(tokens - 1, first + rng.randint(0, 2)))])
+    return cleaned(out, tokens)
 
 
 def sections(text: str) -> tuple[dict, str]:
