@@ -119,72 +119,74 @@ def identify(key: Sequence[Sequence[Hashable]], response: Sequence[Sequence[Hash
     """Ids for the spans of key and response entities (lists of spans in
     order), repeated response spans removed, as v8.01's IdentifMentions."""
     key_spans = [span for entity in key for span in entity]
-    ids = dict(zip(key_spans, range(len(key_spans))))
-    key_repeats = []
-    if len(ids) != len(key_spans):
-        # A span given twice keeps the id of its last place.
-        ids = {}
-        count = 0
-        for e, entity in enumerate(key):
-            for span in entity:
-                if span in ids:
-                    key_repeats.append(Repeat(e, span, ids[span], count))
-                ids[span] = count
-                count += 1
-        key_chains = [[ids[s] for s in entity] for entity in key]
-    else:
-        key_chains, start = [], 0
-        for entity in key:
-            key_chains.append(list(range(start, start + len(entity))))
-            start += len(entity)
-    count = len(key_spans)
     response_spans = [span for entity in response for span in entity]
+    if len(set(key_spans)) < len(key_spans) or len(set(response_spans)) < len(response_spans):
+        return identify_one_by_one(key, response)
+    # No span twice on either side (the usual document): the key's ids are
+    # their places, every response entity is kept whole, and a response-only
+    # span's id comes in the order the spans do, as one by one.
+    ids = dict(zip(key_spans, range(len(key_spans))))
+    key_chains, start = [], 0
+    for entity in key:
+        key_chains.append(list(range(start, start + len(entity))))
+        start += len(entity)
+    count = len(key_spans)
+    mapped: dict = {}
+    response_chains = []
+    for entity in response:
+        if not entity:
+            continue
+        chain = []
+        for span in entity:
+            i = ids.get(span)
+            if i is None:
+                i = count
+                count += 1
+            mapped[span] = i
+            chain.append(i)
+        response_chains.append(chain)
+    exact = len(response_spans) - (count - len(key_spans))
+    return Chains(key_chains, response_chains, len(ids), len(mapped), exact, count, [], [], {**ids, **mapped})
+
+
+def identify_one_by_one(key: Sequence[Sequence[Hashable]], response: Sequence[Sequence[Hashable]]) -> Chains:
+    """:func:`identify` span by span, as v8.01 gives ids: key spans numbered
+    in order (a span given again takes the later number), a response span
+    already seen in the response dropped, then the response-only spans
+    numbered in the order they stand."""
+    ids: dict = {}
+    count = 0
+    key_repeats = []
+    for e, entity in enumerate(key):
+        for span in entity:
+            if span in ids:
+                key_repeats.append(Repeat(e, span, ids[span], count))
+            ids[span] = count
+            count += 1
+    mapped: dict = {}
+    exact = 0
     response_repeats = []
-    if len(set(response_spans)) == len(response_spans):
-        # No span twice: every entity kept whole, and a response-only span's
-        # id is given in the order the spans come, as below.
-        mapped = {}
-        response_chains = []
-        for entity in response:
-            if not entity:
+    kept_entities = []
+    for e, entity in enumerate(response):
+        kept = []
+        for span in entity:
+            if span in mapped:
+                response_repeats.append(Repeat(e, span, mapped[span], ids.get(span)))
                 continue
-            chain = []
-            for span in entity:
-                i = ids.get(span)
-                if i is None:
-                    i = count
-                    count += 1
-                mapped[span] = i
-                chain.append(i)
-            response_chains.append(chain)
-        exact = len(response_spans) - (count - len(key_spans))
-        return Chains(key_chains, response_chains, len(ids), len(mapped), exact, count,
-                      key_repeats, response_repeats, {**ids, **mapped})
-    else:
-        mapped = {}
-        exact = 0
-        kept_entities = []
-        for e, entity in enumerate(response):
-            kept = []
-            for span in entity:
-                if span in mapped:
-                    response_repeats.append(Repeat(e, span, mapped[span], ids.get(span)))
-                    continue
-                if span in ids:
-                    mapped[span] = ids[span]
-                    exact += 1
-                kept.append(span)
-            if kept:
-                kept_entities.append(kept)
+            if span in ids:
+                mapped[span] = ids[span]
+                exact += 1
+            kept.append(span)
+        if kept:
+            kept_entities.append(kept)
     for entity in kept_entities:
         for span in entity:
             if span not in mapped:
                 mapped[span] = count
                 count += 1
-    everyone = dict(ids)
-    everyone.update(mapped)
-    return Chains(key_chains, [[mapped[s] for s in entity] for entity in kept_entities],
-                  len(ids), len(mapped), exact, count, key_repeats, response_repeats, everyone)
+    return Chains([[ids[s] for s in entity] for entity in key],
+                  [[mapped[s] for s in entity] for entity in kept_entities],
+                  len(ids), len(mapped), exact, count, key_repeats, response_repeats, {**ids, **mapped})
 
 
 def _last_index(chains: list[list[int]]) -> dict[int, int]:
