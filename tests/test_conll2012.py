@@ -17,6 +17,7 @@ import pickle
 import random
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -478,3 +479,13 @@ def test_several_systems_scored_as_each_alone(write):
     # (perl scorer.pl muc KEY KEY: recall 2/5, precision 2/3).
     assert second["metrics"]["muc"]["counts"] == {"recall_num": 2.0, "recall_den": 5.0,
                                                   "precision_num": 2.0, "precision_den": 3.0}
+
+
+def test_the_stand_in_starts_without_numpy():
+    # Its start-up is part of every scorer.pl run it replaces.
+    code = ("import sys, corefud_scorer.dropin; "
+            "print(sorted(m for m in ('numpy', 'corefud_scorer.api', 'corefud_scorer.cli', 'udapi') "
+            "if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
