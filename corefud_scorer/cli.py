@@ -15,7 +15,7 @@ import os
 import sys
 
 from . import __version__, memory
-from .errors import ScorerError
+from .errors import ScorerError, run_command
 from .parallel import available_cores
 from .presets import PRESETS, describe
 from .readers import formats
@@ -354,7 +354,7 @@ def entry_point() -> None:
     """The ``corefud-scorer`` command, with the command's collection policy
     (:mod:`.memory`)."""
     memory.manage()
-    code = main()
+    code = run_command(PROG, main)
     memory.freeze()
     sys.exit(code)
 

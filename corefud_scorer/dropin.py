@@ -15,10 +15,11 @@ as one line on stderr with exit code 2, printing nothing on stdout.
 
 from __future__ import annotations
 
+import os
 import sys
 
 from . import __version__, chains as v8, memory
-from .errors import ScorerError
+from .errors import ScorerError, run_command
 from .readers.conll2012 import ConllDocument, read_documents
 from .report_v8 import PairScore, render
 
@@ -124,7 +125,11 @@ def entry_point() -> None:
     # Reading and scoring make no reference cycles: automatic collection
     # would only walk the documents again and again.
     memory.manage()
-    sys.exit(main())
+    code = run_command(PROG, main)
+    # Leave without the interpreter's clean-up, which would free every
+    # document's objects one by one: the output is written out.
+    sys.stderr.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":

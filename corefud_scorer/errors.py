@@ -24,3 +24,27 @@ class ScorerError(Exception):
             path if line is None else f"{path}:{line}" for path, line in self.where
         )
         return f"{places}: {self.message}" if places else self.message
+
+
+def run_command(prog: str, main) -> int:
+    """A command's ``main()`` with its output written out: a reader that went
+    away (``| head``) ends it quietly with 1, any other failure to write (a
+    full disk) is one line on stderr and 2, never a traceback."""
+    import os
+    import sys
+
+    try:
+        code = main()
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # Nothing more can reach the reader; the interpreter must not try again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as err:
+        try:
+            sys.stdout = open(os.devnull, "w")
+            print(f"{prog}: error: cannot write the output: {err.strerror or err}", file=sys.stderr)
+        except OSError:
+            pass
+        return 2

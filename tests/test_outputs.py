@@ -96,6 +96,33 @@ def test_ctrl_c_prints_one_line_and_exits_130():
     assert out == b"" and err.decode().splitlines() == ["corefud-scorer: interrupted"]
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("prog", ["corefud-scorer", "conll-scorer"])
+def test_output_that_cannot_be_written_is_one_line_and_exit_2(prog, tmp_path):
+    conll = tmp_path / "d.conll"
+    conll.write_text("#begin document (d); part 000\nd 0 0 a (1)\nd 0 1 b (1)\n#end document\n")
+    module, args = (("corefud_scorer.__main__", [KEY, RESPONSE]) if prog == "corefud-scorer"
+                    else ("corefud_scorer.dropin", ["all", conll, conll]))
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-c", f"from {module} import entry_point; entry_point()",
+                               *map(str, args)], cwd=ROOT, stdout=full, stderr=subprocess.PIPE)
+    assert done.returncode == 2
+    assert done.stderr.decode().splitlines() == [f"{prog}: error: cannot write the output: No space left on device"]
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    from corefud_scorer.errors import run_command
+
+    def closed():
+        raise BrokenPipeError(32, "Broken pipe")
+    saved = os.dup(sys.stdout.fileno())
+    try:
+        assert run_command("corefud-scorer", closed) == 1
+    finally:
+        os.dup2(saved, sys.stdout.fileno())
+        os.close(saved)
+
+
 # --- JSON and the API agree with the text ---
 
 def test_repeated_metrics_keep_1_2s_text_and_are_counted_once_elsewhere():
