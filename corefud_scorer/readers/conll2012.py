@@ -27,6 +27,7 @@ from typing import Iterator
 
 from ..errors import ScorerError
 from ..model import Document, DocumentText, Entity, Mention, Sentence, SourceDocument, Word, position
+from .files import read_text
 
 FORMAT = "conll"
 
@@ -256,28 +257,8 @@ class _Mentions:
 
 def _text(path: str) -> str:
     """The file as text, line ends as ``\n``."""
-    try:
-        handle = open(path, "rb")
-    except FileNotFoundError:
-        raise ScorerError("no such file", (path, None)) from None
-    except IsADirectoryError:
-        raise ScorerError("is a directory, not a CoNLL-2012 file", (path, None)) from None
-    except OSError as err:
-        raise ScorerError(f"cannot open: {err.strerror}", (path, None)) from None
-    try:
-        with handle:
-            data = handle.read()
-    except OSError as err:
-        raise ScorerError(f"cannot read: {err.strerror or err}", (path, None)) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise ScorerError(f"not UTF-8 text ({err.reason})", (path, data.count(b"\n", 0, err.start) + 1)) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-    return text
+    text = read_text(path, "CoNLL-2012")
+    return text.replace("\r\n", "\n") if "\r" in text else text
 
 
 def _pieces(text: str) -> Iterator[tuple[int, int]]:

@@ -27,6 +27,7 @@ from ..errors import ScorerError
 from ..model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, DocumentText, Entity, Mention,
                      Sentence, SourceDocument, Word)
 from .file_entities import SHARED_WITH_EARLIER, FileEntities, in_file_order, line_of, shared_with_earlier
+from .files import open_bytes
 
 FORMAT = "corefud"
 
@@ -98,19 +99,6 @@ class CorefUDDocument(SourceDocument):
 
     def load(self) -> Document:
         return load_document(self, self.entity_header, self.words)
-
-
-def _open(path: str):
-    try:
-        return open(path, "rb")
-    except FileNotFoundError:
-        raise ScorerError("no such file", (path, None)) from None
-    except IsADirectoryError:
-        raise ScorerError("is a directory, not a CoNLL-U file", (path, None)) from None
-    except PermissionError:
-        raise ScorerError("permission denied", (path, None)) from None
-    except OSError as err:
-        raise ScorerError(f"cannot open: {err.strerror}", (path, None)) from None
 
 
 class _SentenceBuilder:
@@ -258,7 +246,7 @@ def iter_raw_documents(path: str, header: dict | None = None,
     dict) receives ``global.Entity`` as soon as it is seen."""
     if header is None:
         header = {}
-    handle = _open(path)
+    handle = open_bytes(path, "CoNLL-U")
     doc: CorefUDDocument | None = None
     doc_count = 0
     sentence: _SentenceBuilder | None = None

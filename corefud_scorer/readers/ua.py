@@ -26,6 +26,7 @@ from typing import Iterator
 from ..errors import ScorerError
 from ..model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, Entity, Mention,
                      NonReferring, Sentence, SourceDocument)
+from .files import read_text
 
 FORMAT = "ua"
 RE_COLUMNS = re.compile(r"^#\s*global\.columns\s*=\s*(.+)$")
@@ -76,10 +77,7 @@ class UADocument(SourceDocument):
 
 def read_documents(path: str, side: str = "key") -> Iterator[UADocument]:
     """Yield the documents of a UA file; malformed lines are ``FILE:LINE`` errors."""
-    try:
-        handle = open(path, "rb")
-    except OSError as err:
-        raise ScorerError(f"cannot read: {err.strerror or err}", (path, None)) from None
+    content = read_text(path, "UA")
     columns: list[str] | None = None
     places: _Places | None = None
     doc: UADocument | None = None
@@ -113,17 +111,6 @@ def read_documents(path: str, side: str = "key") -> Iterator[UADocument]:
         comments, sentence_tokens, forms, word_lines = [], [], [], []
         return finished
 
-    with handle:
-        data = handle.read()
-    try:
-        # Decoded at once; an error names its line.
-        content = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise ScorerError(f"not UTF-8 text ({err.reason})",
-                          (path, data.count(b"\n", 0, err.start) + 1)) from None
-    del data
-    if content.startswith("\ufeff"):
-        content = content[1:]
     empty: dict = {}
     for lineno, text in enumerate(content.split("\n"), 1):
         text = text.rstrip("\r")
