@@ -227,24 +227,12 @@ class _Mentions:
         rest = RE_DOUBLE_ANTECEDENT.sub("", value)
         # Each pattern is taken out of the value one match at a time, leftmost
         # first, as the reference scorer does (a removal can join what is left).
-        while True:
-            m = RE_SINGLE.search(rest)
-            if m is None:
-                break
-            rest = rest[:m.start()] + rest[m.end():]
-            self.add(m.group(1), token, token, lineno)
-        while True:
-            m = RE_OPEN.search(rest)
-            if m is None:
-                break
-            rest = rest[:m.start()] + rest[m.end():]
-            self.open_mention(m.group(1), token, lineno)
-        while True:
-            m = RE_CLOSE.search(rest)
-            if m is None:
-                break
-            rest = rest[:m.start()] + rest[m.end():]
-            self.close_mention(m.group(1), token, lineno)
+        for pattern, found in ((RE_SINGLE, lambda eid: self.add(eid, token, token, lineno)),
+                               (RE_OPEN, lambda eid: self.open_mention(eid, token, lineno)),
+                               (RE_CLOSE, lambda eid: self.close_mention(eid, token, lineno))):
+            while (m := pattern.search(rest)) is not None:
+                rest = rest[:m.start()] + rest[m.end():]
+                found(m.group(1))
         if rest.strip("|"):
             raise ScorerError(f"malformed coreference value {value!r} (expected '-' or brackets "
                               "such as '(12', '12)', '(12)' joined by '|')", (self.path, lineno))
