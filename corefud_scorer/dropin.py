@@ -19,6 +19,7 @@ import os
 import sys
 
 from . import __version__, chains as v8, memory
+from .check import check_documents
 from .errors import ScorerError, run_command
 from .readers.conll2012 import ConllDocument, read_documents
 from .report_v8 import PairScore, render
@@ -41,43 +42,29 @@ def version_line() -> str:
     return f"version: {__version__} corefud_scorer\n"
 
 
-def _spans(doc: ConllDocument):
-    return doc.entities
-
-
 SCORERS = {"muc": v8.muc, "bcub": v8.b_cubed, "ceafm": v8.ceafm, "ceafe": v8.ceafe, "blanc": v8.blanc}
 
 
 def score_pair(name: str, key: ConllDocument, response: ConllDocument, metric: str = "all") -> PairScore:
     """One document pair's chains and the counts of ``metric`` (every one for ``all``)."""
-    key_entities, response_entities = _spans(key), _spans(response)
-    c = v8.identify(key_entities, response_entities)
+    c = v8.identify(key.entities, response.entities)
     counts = {m: score(c) for m, score in SCORERS.items() if metric in ("all", m)}
-    return PairScore(name, key_entities, response_entities, c, counts, v8.mention_identification(c))
+    return PairScore(name, key.entities, response.entities, c, counts, v8.mention_identification(c))
 
 
 def _check(key: ConllDocument, response: ConllDocument) -> None:
-    """The same sentences and number of words (positions must mean the same tokens)."""
-    k_lengths, r_lengths = key.sentence_lengths, response.sentence_lengths
-    if k_lengths != r_lengths:
-        for s, (k, r) in enumerate(zip(k_lengths, r_lengths)):
-            if k != r:
-                raise ScorerError(f"sentence {s + 1} of document {key.doc_id!r} has {k} words in the key, "
-                                  f"{r} in the response", (key.path, key.sentences[s].line),
-                                  (response.path, response.sentences[s].line))
-        raise ScorerError(f"document {key.doc_id!r} has {len(k_lengths)} sentences in the key, "
-                          f"{len(r_lengths)} in the response", (key.path, key.first_line),
-                          (response.path, response.first_line))
-
-
-def _read(path: str, side: str) -> list[ConllDocument]:
-    return list(read_documents(path, side))
+    """The same sentences and number of words (positions must mean the same
+    tokens); word forms are not compared, as scorer.pl does not compare them.
+    The lengths alone are compared first: the shared check, which names the
+    first difference, runs only where they differ."""
+    if key.sentence_lengths != response.sentence_lengths:
+        check_documents(key, response, check_forms=False)
 
 
 def pairs_of(key_path: str, response_path: str, name: str | None, metric: str = "all") -> list[PairScore]:
     """The scored document pairs: every key document (paired by name), or the named one."""
-    keys = _read(key_path, "key")
-    responses = {doc.doc_id: doc for doc in _read(response_path, "response")}
+    keys = list(read_documents(key_path, "key"))
+    responses = {doc.doc_id: doc for doc in read_documents(response_path, "response")}
     if name is not None and name != "none":
         keys = [doc for doc in keys if doc.doc_id == name]
         if not keys:

@@ -390,6 +390,16 @@ def test_dropin_usage_and_errors(write):
     bad = write("b.conll", "#begin document (d)\nd 0 0 a (1\n#end document\n")
     code, out, err = _dropin("muc", key, bad)
     assert code == 2 and out == "" and err.startswith(f"conll-scorer: error: {bad}:2: ")
+    # Tokens that do not line up: one line naming both places.
+    short = write("s.conll", conll(("(d)", [[("a", "(1)")]])))
+    code, out, err = _dropin("muc", key, short)
+    assert code == 2 and out == ""
+    assert err == (f"conll-scorer: error: {key}:2 vs {short}:2: sentence 1 has 2 words in the key, "
+                   "1 in the response\n")
+    longer = write("l.conll", conll(("(d)", [[("a", "(1)"), ("b", "(1)")], [("c", "-")]])))
+    code, out, err = _dropin("muc", key, longer)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "ends after 1 sentence in the key but goes on with sentence 2 in the response" in err
 
 
 def test_dropin_several_documents_paired_by_name(write):
