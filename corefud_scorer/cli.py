@@ -20,14 +20,11 @@ from .parallel import available_cores
 from .presets import PRESETS, describe
 from .readers import formats
 from .comparison import Resampling
-from .results import ALL_METRICS, CONLL_PARTS, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options
+from .profile import OPTIONAL_FEATURES
+from .results import ALL_METRICS, CONLL_PARTS, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options, format_profile
 from .significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL
 
 PROG = "corefud-scorer"
-DEFAULTS = {"match": "head", "zero_match": "dependent", "metrics": ["all"], "keep_singletons": False}
-# The UA scorer's defaults, for UA files.
-OTHER_DEFAULTS = {"match": "exact", "zero_match": "linear", "metrics": list(CONLL_PARTS),
-                  "keep_singletons": False}
 INTERRUPTED = 130
 
 
@@ -230,38 +227,27 @@ def _format_of(args: argparse.Namespace) -> str:
     return detect_format(key)
 
 
-def _same_format(fmt: str, args: argparse.Namespace) -> None:
-    """A format detected from the key must be every response's too."""
-    from .readers import detect_format
-
-    for path in getattr(args, "sys_files", ()):
-        found = detect_format(path) if path != "-" else fmt
-        if found != fmt:
-            raise ScorerError(f"the key is in the {fmt} format but the response in the "
-                              f"{found} format", (args.key_file, None), (path, None))
-
-
 def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
                  stderr=None) -> Options:
-    """Options from flags, a preset, and the format's defaults (1.2's for
-    CorefUD files, the UA scorer's for the others); a flag that contradicts
-    the preset, or another flag, is a usage error."""
+    """Options from flags and a preset; what a flag leaves unset takes the
+    defaults of the files' format (its reader's profile). A flag that
+    contradicts the preset or another flag is a usage error; one that the
+    format cannot honour is refused by the options' own check, before any
+    file is read."""
     fmt = _format_of(args)
-    defaults = OTHER_DEFAULTS if fmt == "ua" else DEFAULTS
-    if not args.format and fmt == "ua":
-        _same_format(fmt, args)
-    if (args.np_only or args.remove_nested_mentions) and fmt != "conll":
-        parser.error("--np-only and --remove-nested-mentions need the syntax of CoNLL files "
-                     "(--format conll)")
+    profile = format_profile(fmt)
+    for feature, on in (("np_only", args.np_only), ("remove_nested_mentions", args.remove_nested_mentions),
+                        ("shared_task", args.shared_task)):
+        if on and not profile.supports(feature):
+            raise profile.refuse(feature, OPTIONAL_FEATURES[feature])
     if args.match == "partial-corefud":
         args.match = "partial"
     keep_split = args.keep_split_antecedents
+    implied = []  # flags that set -s and -l, said once the options are known to be right
     for flag, on in (("--evaluate-discourse-deixis", args.evaluate_discourse_deixis),
                      ("--only-split-antecedent", args.only_split_antecedent)):
         if on and not (keep_split and args.keep_singletons):
-            if stderr is not None and not args.quiet:
-                print(f"{PROG}: warning: {flag} scores split antecedents with singletons: "
-                      "-s and -l are set", file=stderr)
+            implied.append(flag)
             keep_split = args.keep_singletons = True
     if keep_split and not args.keep_singletons:
         parser.error("-l/--keep-split-antecedents needs -s/--keep-singletons "
@@ -284,20 +270,27 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
                 parser.error(f"--shared-task {args.shared_task} sets {name} to {wanted[name]!r}; "
                              f"the flags ask for {value!r}")
         given = wanted
-    return Options(
-        metrics=tuple(given["metrics"] or defaults["metrics"]),
+    options = Options(
+        metrics=tuple(given["metrics"]) if given["metrics"] else None,
         keep_singletons=bool(given["keep_singletons"]),
-        match=given["match"] or defaults["match"],
-        zero_match=given["zero_match"] or defaults["zero_match"],
-        format=args.format or (None if fmt == "corefud" else fmt),
+        match=given["match"],
+        zero_match=given["zero_match"],
+        format=args.format,
         # Neither flag: the format's default (compared, and for CoNLL-2012 a warning).
         check_forms=False if args.no_form_check else True if args.form_check else None,
         sync=given["sync"],
-        keep_zeros=fmt != "ua" or args.keep_zeros,
+        keep_zeros=True if args.keep_zeros else None,
         keep_split_antecedents=keep_split,
         discourse_deixis=args.evaluate_discourse_deixis,
         only_split_antecedent=args.only_split_antecedent,
     )
+    # The format's own check, now, on the format the key is in.
+    options.for_format(fmt)
+    if stderr is not None and not args.quiet:
+        for flag in implied:
+            print(f"{PROG}: warning: {flag} scores split antecedents with singletons: "
+                  "-s and -l are set", file=stderr)
+    return options
 
 
 class _Progress:
@@ -405,7 +398,6 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
-    _conll_defaults(args, parser)
     options = options_from(args, parser, stderr)
     files = [args.key_file, *args.sys_files]
     if files.count("-") > 1:
@@ -542,24 +534,6 @@ def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr
         text += "\n" + render_table(rows, "text", decimals=args.width)
     stdout.write(text)
     return 0
-
-
-def _conll_defaults(args, parser) -> None:
-    """CoNLL-2012 files (given or detected): exact matching by default, no
-    head-based matching (the format has no heads)."""
-    from .readers import detect_format
-
-    fmt = args.format or (detect_format(args.key_file) if args.key_file != "-" else None)
-    if fmt != "conll":
-        return
-    if args.shared_task:
-        parser.error("--shared-task presets are for CorefUD files, not CoNLL-2012")
-    if args.match in ("head", "partial"):
-        parser.error(f"-a {args.match} needs mention heads, and the CoNLL-2012 format has none "
-                     "(no column gives syntactic heads); use -a exact, its default")
-    if args.match is None:
-        args.match = "exact"
-    args.format = "conll"
 
 
 def bench_main(argv: list[str], stdout, stderr) -> int:

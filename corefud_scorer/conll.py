@@ -15,16 +15,7 @@ from dataclasses import dataclass
 from . import chains as v8
 from .errors import ScorerError
 from .metrics import BlancCounts, Counts
-from .results import DocumentResult, Options
-
-# Matching modes that need syntactic heads, which the format does not have.
-HEADLESS_REFUSED = ("head", "partial")
-
-
-def check_match(match: str) -> None:
-    if match in HEADLESS_REFUSED:
-        raise ScorerError(f"-a {match} needs mention heads, and the CoNLL-2012 format has none "
-                          "(no column gives syntactic heads); use -a exact")
+from .results import Options
 
 
 @dataclass
@@ -64,9 +55,19 @@ def prepare(key_source, response_source, keep_singletons: bool) -> Prepared:
     return Prepared(v8.identify(key, response), key_source, response_source, (key_dropped, response_dropped))
 
 
-def document_counts(prepared: Prepared, metrics) -> dict:
-    out: dict = {}
-    for name in dict.fromkeys(metrics):
+def document_counts(prepared: Prepared, metrics, sync: str | None = None) -> dict:
+    """Each metric's statistics: v8.01's own for the metrics it computes;
+    the further measures, and every metric of the contingency under a
+    synchronisation, from the chains' contingency through the path every
+    format shares (:func:`scoring.contingency_counts`)."""
+    from .scoring import contingency_counts, of_contingency
+
+    names = list(dict.fromkeys(metrics))
+    shared = [n for n in names if of_contingency(n) and (sync is not None or n not in V8_METRICS)]
+    out = contingency_counts(v8.contingency(prepared.chains), shared, sync) if shared else {}
+    for name in names:
+        if name in out:
+            continue
         if name in v8.METRICS:
             out[name] = v8.METRICS[name](prepared.chains)
         elif name == "blanc":
@@ -75,9 +76,13 @@ def document_counts(prepared: Prepared, metrics) -> dict:
             out[name] = v8.mention_identification(prepared.chains)
         elif name == "mor":
             out[name] = v8.mention_overlap(prepared.chains, prepared.mention_of())
-        elif name == "zero":
-            out[name] = Counts()  # the format has no zeros
-    return out
+        else:
+            out[name] = Counts()  # zeros: the format has none
+    return {name: out[name] for name in names}
+
+
+# The metrics v8.01 computes itself (its reading of repeated spans).
+V8_METRICS = (*v8.METRICS, "blanc")
 
 
 def _repeat_place(source, span) -> str:
@@ -95,7 +100,8 @@ def score_document(key_source, response_source, options: Options):
     documents are loaded into the model only for MOR."""
     from .scoring import Outcome
 
-    check_match(options.match)
+    from .scoring import document_result
+
     prepared = prepare(key_source, response_source, options.keep_singletons)
     c = prepared.chains
     notes = []
@@ -104,9 +110,9 @@ def score_document(key_source, response_source, options: Options):
         if repeats:
             notes.append((label, "repeated mentions (a span given again), scored as scorer.pl v8.01 "
                           "scores them", _repeat_place(source, repeats[0].span), len(repeats)))
-    result = DocumentResult(key_source.doc_id, document_counts(prepared, options.metric_list),
-                            sum(len(k) for k in c.key), sum(len(r) for r in c.response),
-                            len(c.key), len(c.response), key_source.tokens)
+    sizes = (sum(len(k) for k in c.key), sum(len(r) for r in c.response), len(c.key), len(c.response))
+    result = document_result(key_source.doc_id, lambda metrics, sync: document_counts(prepared, metrics, sync),
+                             v8.contingency(c), options, sizes, key_source.tokens)
     dropped = {"key_singletons_dropped": prepared.singletons[0],
                "response_singletons_dropped": prepared.singletons[1]}
     return Outcome(result, [], [], notes, dropped)

@@ -72,6 +72,7 @@ class Dropped:
     shared_spans: int = 0        # spans standing in more than one entity (kept in each)
     zeros: int = 0               # zero mentions left out (unless kept)
     merged_plurals: int = 0      # entities merged for standing for the same split antecedent
+    emptied: int = 0             # entities left without mentions once zeros were left out
 
 
 @dataclass
@@ -138,6 +139,11 @@ def prepare(doc: Document, identity: Callable[[Mention], Hashable], keep_singlet
             kept = [m for m in mentions if not m.is_zero]
             dropped.zeros += len(mentions) - len(kept)
             mentions = kept
+            # An entity made only of zeros is gone, not an empty entity every
+            # metric would count (MUC's s-1 links of an entity of size 0).
+            if not mentions:
+                dropped.emptied += 1
+                continue
         entities.append(mentions)
     if keep_split_antecedents:
         entities = _merge_same_plurals(entities, identity, dropped)

@@ -6,16 +6,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import measures
+from .errors import ScorerError
 from .match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from .metrics import BlancCounts, BridgingCounts, Counts
 
-# What ``-m all`` means, in 1.2's order.
+# What ``-m all`` means for CorefUD files, in 1.2's order (each format's
+# profile says what it means for its files).
 ALL_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero")
 # What ``-m every`` means: 1.2's set, mention identification, and the further
 # measures of :mod:`.measures`.
 EVERY_METRICS = ALL_METRICS + ("mention",) + measures.MEASURE_NAMES
-# What the UA scorer's ``all`` means for UA files, in its order (its zero
-# score is CorefUD's only).
+# What the UA scorer's ``all`` means for UA files, in its order.
 UA_ALL_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mention", "mor",
                   "non-referring", "bridging")
 ANAPHORA_METRIC_NAMES = ("non-referring", "bridging")
@@ -23,32 +24,42 @@ METRIC_NAMES = EVERY_METRICS + ANAPHORA_METRIC_NAMES
 CONLL_PARTS = ("muc", "bcub", "ceafe")
 SYNC_CHOICES = measures.SYNC_OPTIONS + ("all",)
 GROUPS = {"all": ALL_METRICS, "every": EVERY_METRICS}
+# Options whose None means "the format's default" (its profile's ``defaults``).
+FORMAT_DEFAULTED = ("metrics", "match", "zero_match", "keep_zeros", "check_forms")
+# Boolean options a format may not support (its profile's ``features``).
+FEATURE_OPTIONS = ("keep_split_antecedents", "discourse_deixis", "only_split_antecedent")
+
+
+def format_profile(fmt: str | None):
+    """The profile of a format, from its reader."""
+    from .readers import profile
+
+    return profile(fmt)
 
 
 def all_metrics(fmt: str | None) -> tuple[str, ...]:
     """What ``all`` stands for with files of a format."""
-    return UA_ALL_METRICS if fmt == "ua" else ALL_METRICS
-
-
-# What an option left as None means, per format (None: a format not yet known).
-FORMAT_DEFAULTS = {
-    None: {"match": "head", "check_forms": True},
-    "conll": {"match": "exact", "check_forms": "warn"},
-}
+    return format_profile(fmt).all_metrics
 
 
 @dataclass(frozen=True)
 class Options:
     """How to score. The defaults are those of ``corefud-scorer.py`` 1.2.
 
-    ``metrics`` is a name or a sequence of names (``"all"`` stands for 1.2's
-    set, in place); ``format`` is a reader's name, or None to detect it from
-    the files; ``check_forms`` compares key and response word forms: True
-    refuses a difference, ``"warn"`` scores the words by position and reports
-    the differences as one warning, False skips the comparison. ``match`` and
-    ``check_forms`` left as None take the format's defaults: ``exact`` and
-    ``"warn"`` for CoNLL-2012 files (no heads; ``scorer.pl`` never compares
-    words), ``head`` and True otherwise.
+    ``metrics`` is a name or a sequence of names (``"all"`` stands for the
+    format's set, in place); ``format`` is a reader's name, or None to detect
+    it from the files; ``check_forms`` compares key and response word forms:
+    True refuses a difference, ``"warn"`` scores the words by position and
+    reports the differences as one warning, False skips the comparison.
+    ``metrics``, ``match``, ``zero_match``, ``keep_zeros`` and ``check_forms``
+    left as None take the defaults of the format the files are in (its
+    reader's profile): 1.2's for CorefUD files (``all``, head matching, zeros
+    by dependencies), the UA scorer's for UA files (``muc bcub ceafe``, exact
+    matching, zeros left out), exact matching and forms compared with a
+    warning for CoNLL-2012 files. A setting the format cannot honour (head
+    matching without heads, split antecedents in CoNLL-2012) is refused
+    with a :class:`~corefud_scorer.errors.ScorerError` once the format is
+    known.
     ``"every"`` stands for every metric and measure. ``sync`` rebuilds key
     and response over one mention set before the metrics of the contingency
     (``intersection``, ``union``, ``key``, ``response``), or with ``all``
@@ -62,28 +73,33 @@ class Options:
     (score only the alignment of split antecedents).
     """
 
-    metrics: tuple[str, ...] | str = ("all",)
+    metrics: tuple[str, ...] | str | None = None
     keep_singletons: bool = False
     match: str | None = None
-    zero_match: str = "dependent"
+    zero_match: str | None = None
     format: str | None = None
     check_forms: bool | str | None = None
     sync: str | None = None
-    keep_zeros: bool = True
+    keep_zeros: bool | None = None
     keep_split_antecedents: bool = False
     discourse_deixis: bool = False
     only_split_antecedent: bool = False
 
     def __post_init__(self):
-        metrics = (self.metrics,) if isinstance(self.metrics, str) else tuple(self.metrics)
-        object.__setattr__(self, "metrics", metrics)
-        defaults = FORMAT_DEFAULTS.get(self.format, FORMAT_DEFAULTS[None])
+        if self.format is not None:
+            from .readers import formats
+
+            if self.format not in formats():
+                raise ValueError(f"format must be one of {formats()}, not {self.format!r}")
+        profile = format_profile(self.format)
         # Which fields took the format's default: they follow the format
         # the files turn out to be in (:meth:`for_format`).
-        defaulted = tuple(name for name in defaults if getattr(self, name) is None)
+        defaulted = tuple(name for name in FORMAT_DEFAULTED if getattr(self, name) is None)
         object.__setattr__(self, "_defaulted", defaulted)
         for name in defaulted:
-            object.__setattr__(self, name, defaults[name])
+            object.__setattr__(self, name, profile.defaults[name])
+        metrics = (self.metrics,) if isinstance(self.metrics, str) else tuple(self.metrics)
+        object.__setattr__(self, "metrics", metrics)
         object.__setattr__(self, "match", MATCHING_SYNONYMS.get(self.match, self.match))
         if self.check_forms not in (True, False, "warn"):
             raise ValueError(f"check_forms must be True, False or 'warn', not {self.check_forms!r}")
@@ -92,6 +108,9 @@ class Options:
             raise ValueError("split antecedents, discourse deixis and the split-antecedent score "
                              "need keep_singletons and keep_split_antecedents (an antecedent of a "
                              "plural may be a singleton)")
+        if self.sync is not None and self.keep_split_antecedents:
+            raise ScorerError("--sync: not with split antecedents (synchronisation rebuilds entities "
+                              "of mentions, and a split antecedent is a set of entities)")
         if not metrics:
             raise ValueError("no metric asked for")
         if self.match not in MATCHING_MODES:
@@ -104,10 +123,22 @@ class Options:
         if unknown:
             raise ValueError(f"unknown metric(s): {', '.join(unknown)}")
         if self.format is not None:
-            from .readers import formats
+            self.check_format()
 
-            if self.format not in formats():
-                raise ValueError(f"format must be one of {formats()}, not {self.format!r}")
+    def check_format(self) -> None:
+        """Refuse what the format cannot honour (a :class:`ScorerError`, one
+        line naming the option): the one rule for every caller."""
+        from .profile import OPTIONAL_FEATURES
+
+        profile = format_profile(self.format)
+        if self.match not in profile.matching_modes:
+            raise profile.refuse(self.match, f"-a {self.match}")
+        for name in FEATURE_OPTIONS:
+            if getattr(self, name) and not profile.supports(name):
+                raise profile.refuse(name, OPTIONAL_FEATURES[name])
+        for name in self.metric_list:
+            if name in profile.why_not:
+                raise profile.refuse(name, f"-m {name}")
 
     @classmethod
     def preset(cls, name: str, **overrides) -> "Options":

@@ -34,51 +34,80 @@ def align_documents(key_doc: Document, response_doc: Document, options: Options)
     return partition(key_doc.doc_id, key, response, alignment, identity)
 
 
-def document_counts(p: Partition, metrics: Iterable[str], sync: str | None = None,
-                    only_split_antecedent: bool = False) -> dict:
-    """Each metric's statistics for one aligned document. With ``sync``, the
-    metrics of the contingency read it rebuilt over that synchronisation's
-    mention set (:func:`measures.synchronise`); without, the measures that
-    need one mention set read the union of key and response mentions. With
-    split antecedents the entity metrics are :mod:`.plural`'s, and MOR, which
-    overlaps words, has none (None: not applicable)."""
-    plurals = only_split_antecedent or p.has_plurals
-    contingency = p.contingency if sync is None else measures.synchronise(p.contingency, sync)
+def contingency_counts(contingency, metrics: Iterable[str], sync: str | None = None) -> dict:
+    """The statistics of the metrics and further measures that read a
+    contingency, every format's one path. With ``sync`` they read it rebuilt
+    over that synchronisation's mention set (:func:`measures.synchronise`);
+    without, the measures that need one mention set read the union of key
+    and response mentions."""
+    if sync is not None:
+        contingency = measures.synchronise(contingency, sync)
     shared = None
     out = {}
-    for name in dict.fromkeys(metrics):
+    for name in metrics:
         if name in ENTITY_METRICS:
-            if plurals:
-                out[name] = plural.document_counts(p, name, only_split_antecedent)
-            else:
-                out[name] = ENTITY_METRICS[name](contingency)
-        elif name in measures.MEASURE_NAMES:
+            out[name] = ENTITY_METRICS[name](contingency)
+        else:
             if shared is None and name in measures.SHARED_SET_MEASURES:
                 shared = contingency if sync is not None else measures.synchronise(contingency, "union")
             out[name] = measures.document_statistics(name, contingency, shared)
+    return out
+
+
+def of_contingency(name: str) -> bool:
+    """Whether a metric reads the contingency (and so follows ``sync``)."""
+    return name in ENTITY_METRICS or name in measures.MEASURE_NAMES
+
+
+def document_counts(p: Partition, metrics: Iterable[str], sync: str | None = None,
+                    only_split_antecedent: bool = False) -> dict:
+    """Each metric's statistics for one aligned document: the metrics of the
+    contingency through :func:`contingency_counts`, the others from the
+    aligned mentions. With split antecedents the entity metrics are
+    :mod:`.plural`'s (weighted by the split antecedents' alignment), and MOR,
+    which overlaps words, has none (None: not applicable)."""
+    plurals = only_split_antecedent or p.has_plurals
+    names = list(dict.fromkeys(metrics))
+    read_contingency = [n for n in names if of_contingency(n) and not (plurals and n in ENTITY_METRICS)]
+    out = contingency_counts(p.contingency, read_contingency, sync)
+    for name in names:
+        if name in out:
+            continue
+        if name in ENTITY_METRICS:
+            out[name] = plural.document_counts(p, name, only_split_antecedent)
         elif name in ANAPHORA_METRICS:
             out[name] = ANAPHORA_METRICS[name](p)
         elif name == "mor" and plurals:
             out[name] = None
         else:
             out[name] = MENTION_METRICS[name](p)
-    return out
+    return {name: out[name] for name in names}
 
 
-def document_result(p: Partition, options: Options, tokens: int) -> DocumentResult:
+def document_result(doc_id, counts, contingency, options: Options, sizes: tuple, tokens: int) -> DocumentResult:
+    """One document's result from ``counts(metrics, sync)``, its statistics
+    function, whatever the format's reading: the options' synchronisation,
+    or with ``sync="all"`` the unsynchronised statistics and each
+    synchronisation's beside them."""
     sync = options.sync
-    result = DocumentResult(p.doc_id, document_counts(p, options.metric_list, None if sync == "all" else sync,
-                                                      options.only_split_antecedent),
-                            p.key.mentions, p.response.mentions,
-                            len(p.key.entities), len(p.response.entities), tokens)
+    result = DocumentResult(doc_id, counts(options.metric_list, None if sync == "all" else sync),
+                            *sizes, tokens)
     if sync == "all":
         # Mention-level metrics read the aligned mentions: the same under every option.
-        of_contingency = [n for n in options.metric_list if n not in MENTION_METRICS]
-        mention_level = {n: v for n, v in result.counts.items() if n in MENTION_METRICS}
-        result.synchronised = {option: {**document_counts(p, of_contingency, option), **mention_level}
+        synchronised = [n for n in options.metric_list if of_contingency(n)]
+        unchanged = {n: v for n, v in result.counts.items() if not of_contingency(n)}
+        result.synchronised = {option: {**counts(synchronised, option), **unchanged}
                                for option in measures.SYNC_OPTIONS}
-        result.markables = measures.mention_identification(p.contingency)
+        result.markables = measures.mention_identification(contingency)
     return result
+
+
+def partition_result(p: Partition, options: Options, tokens: int) -> DocumentResult:
+    def counts(metrics, sync):
+        return document_counts(p, metrics, sync, options.only_split_antecedent)
+
+    sizes = (p.key.mentions, p.response.mentions, len(p.key.entities), len(p.response.entities))
+    return document_result(p.doc_id, counts, p.contingency, options, sizes, tokens)
 
 
 # --- warnings ---
@@ -179,7 +208,7 @@ def _outcome(key_source: SourceDocument, key_doc: Document, response_source: Sou
              options: Options) -> Outcome:
     response_doc = response_source.load()
     p = align_documents(key_doc, response_doc, options)
-    result = document_result(p, options, key_source.tokens)
+    result = partition_result(p, options, key_source.tokens)
     notes = document_notes(p, key_doc, response_doc)
     dropped = {"key_singletons_dropped": p.key.dropped.singletons,
                "response_singletons_dropped": p.response.dropped.singletons}

@@ -280,7 +280,12 @@ def test_api_options_take_the_format_defaults():
     detected = Options().for_format("conll")
     assert (detected.match, detected.check_forms) == ("exact", "warn")
     # What was given is kept.
-    assert Options(match="partial", check_forms=False).for_format("conll").match == "partial"
+    assert Options(match="exact", check_forms=False).for_format("conll").match == "exact"
+    # What the format cannot honour is refused once the format is known.
+    from corefud_scorer.errors import ScorerError
+
+    with pytest.raises(ScorerError, match="-a partial: needs mention heads"):
+        Options(match="partial").for_format("conll")
     assert Options(check_forms=False).for_format("conll").check_forms is False
     result = score(SUITE / "TC-A.key", SUITE / "TC-A-3.response")
     assert result.settings["format"] == "conll" and result.settings["match"] == "exact"

@@ -1,6 +1,8 @@
 """Readers: one module per file format, each behind the same seam.
 
-A reader module has ``FORMAT`` (its name for ``--format``), ``sniff(head)``
+A reader module has ``FORMAT`` (its name for ``--format``), ``PROFILE`` (what
+the format means for scoring: :class:`~corefud_scorer.profile.FormatProfile`),
+``sniff(head)``
 (does the start of a file look like this format?) and
 ``read_documents(path, side)``, which validates the file with exact line
 numbers and yields :class:`~corefud_scorer.model.SourceDocument` objects
@@ -16,6 +18,7 @@ from typing import Iterator
 
 from ..errors import ScorerError
 from ..model import SourceDocument
+from ..profile import FormatProfile
 
 # Name -> module; the first format whose sniff() accepts a file is detected.
 # The default format is listed last: it is what a file nobody claims is read as.
@@ -31,6 +34,15 @@ def reader(fmt: str) -> ModuleType:
     if fmt not in _MODULES:
         raise ValueError(f"unknown format {fmt!r} (known: {', '.join(_MODULES)})")
     return import_module(f".{_MODULES[fmt]}", __name__)
+
+
+def profile(fmt: str | None) -> FormatProfile:
+    """The scoring profile of a format (the default format's for None)."""
+    return reader(fmt or DEFAULT_FORMAT).PROFILE
+
+
+def profiles() -> dict[str, FormatProfile]:
+    return {fmt: profile(fmt) for fmt in _MODULES}
 
 
 def _head(path: str, size: int = 8192) -> str:

@@ -26,10 +26,31 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..errors import ScorerError
+from ..profile import FormatProfile
 from ..model import Document, DocumentText, Entity, Mention, Sentence, SourceDocument, Word, position
 from .files import read_text
 
 FORMAT = "conll"
+NO_HEADS = "needs mention heads, and the CoNLL-2012 format has none (no column gives syntactic heads); use -a exact"
+PROFILE = FormatProfile(
+    name=FORMAT, title="CoNLL-2012",
+    # exact: no heads; word forms compared with a warning, as scorer.pl compares only tokens.
+    defaults={"metrics": ("all",), "match": "exact", "zero_match": "dependent", "keep_zeros": True,
+              "check_forms": "warn"},
+    all_metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero"),
+    matching_modes=("exact",),
+    features=frozenset({"np_only", "remove_nested_mentions"}),
+    repeated_spans="v8.01",
+    why_not={"head": NO_HEADS, "partial": NO_HEADS,
+             "partial-craft": "needs minimum spans, and the CoNLL-2012 format has none; use -a exact",
+             "keep_zeros": "the CoNLL-2012 format has no zero mentions",
+             "keep_split_antecedents": "the CoNLL-2012 format has no split antecedents",
+             "discourse_deixis": "the CoNLL-2012 format has no discourse-deixis layer",
+             "only_split_antecedent": "the CoNLL-2012 format has no split antecedents",
+             "shared_task": "the CRAC presets are for CorefUD files, not CoNLL-2012",
+             "bridging": "the CoNLL-2012 format has no bridging",
+             "non-referring": "the CoNLL-2012 format has no non-referring markables"},
+)
 
 RE_BEGIN = re.compile(r"^#\s*begin document (.*)$")
 RE_END = re.compile(r"#\s*end document")

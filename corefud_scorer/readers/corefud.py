@@ -24,12 +24,25 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..errors import ScorerError
+from ..profile import FormatProfile
 from ..model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, DocumentText, Entity, Mention,
                      Sentence, SourceDocument, Word)
 from .file_entities import SHARED_WITH_EARLIER, FileEntities, in_file_order, line_of, shared_with_earlier
 from .files import open_bytes
 
 FORMAT = "corefud"
+PROFILE = FormatProfile(
+    name=FORMAT, title="CorefUD",
+    # Scorer 1.2's defaults.
+    defaults={"metrics": ("all",), "match": "head", "zero_match": "dependent", "keep_zeros": True,
+              "check_forms": True},
+    all_metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero"),
+    matching_modes=("exact", "partial", "head", "partial-craft"),
+    features=frozenset({"keep_zeros", "keep_split_antecedents", "only_split_antecedent", "shared_task"}),
+    why_not={"discourse_deixis": "CorefUD files have no discourse-deixis layer (a UA file's DISCOURSE_DEIXIS column)",
+             "np_only": "needs the parse column of CoNLL-2012 files",
+             "remove_nested_mentions": "is defined for CoNLL-2012 files"},
+)
 
 # The same patterns Udapi's CoNLL-U reader applies to comments, so that the
 # alignment check sees the values Udapi sees.

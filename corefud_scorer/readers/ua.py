@@ -24,11 +24,26 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..errors import ScorerError
+from ..profile import FormatProfile
 from ..model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, Entity, Mention,
                      NonReferring, Sentence, SourceDocument)
 from .files import read_text
 
 FORMAT = "ua"
+PROFILE = FormatProfile(
+    name=FORMAT, title="Universal Anaphora",
+    # The UA scorer's defaults: exact matching, zeros left out, the CoNLL metrics.
+    defaults={"metrics": ("muc", "bcub", "ceafe"), "match": "exact", "zero_match": "linear",
+              "keep_zeros": False, "check_forms": True},
+    all_metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mention", "mor",
+                 "non-referring", "bridging"),
+    matching_modes=("exact", "partial", "head", "partial-craft"),
+    features=frozenset({"keep_zeros", "keep_split_antecedents", "discourse_deixis", "only_split_antecedent",
+                        "shared_task"}),
+    text="ua",
+    why_not={"np_only": "needs the parse column of CoNLL-2012 files",
+             "remove_nested_mentions": "is defined for CoNLL-2012 files"},
+)
 RE_COLUMNS = re.compile(r"^#\s*global\.columns\s*=\s*(.+)$")
 RE_NEWDOC = re.compile(r"^#\s*newdoc(?:\s+id\s*=\s*(.+))?$")
 RE_SENT_ID = re.compile(r"^#\s*sent_id\s*=?\s*(\S+)")

@@ -1,0 +1,57 @@
+"""What a file format means for scoring: its defaults, what ``-m all``
+stands for, the matching modes and options it supports, its text and its
+reading of repeated spans.
+
+Each reader exports one :class:`FormatProfile` as ``PROFILE``; option
+resolution (:class:`~corefud_scorer.results.Options`), the command line, the
+web form and the report read it, so that no other module compares a value
+with a format's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import ScorerError
+
+# The options a format may lack, by their command-line spelling.
+OPTIONAL_FEATURES = {
+    "keep_zeros": "--keep-zeros",
+    "keep_split_antecedents": "-l/--keep-split-antecedents",
+    "discourse_deixis": "-d/--evaluate-discourse-deixis",
+    "only_split_antecedent": "--only-split-antecedent",
+    "np_only": "--np-only",
+    "remove_nested_mentions": "--remove-nested-mentions",
+    "shared_task": "-t/--shared-task",
+}
+
+
+@dataclass(frozen=True)
+class FormatProfile:
+    """One format's scoring rules.
+
+    ``defaults`` gives, for each option a caller leaves as None, its value
+    for files of this format. ``matching_modes`` are the ``-a`` modes the
+    format can honour (head-based ones need heads), ``features`` the
+    optional settings it supports (keys of :data:`OPTIONAL_FEATURES`).
+    ``text`` names the layout of its text output (``"corefud"``: scorer
+    1.2's, ``"ua"``: the UA scorer's) and ``repeated_spans`` whose reading
+    of a span given twice it follows (``"1.2"`` or ``"v8.01"``, the
+    reference scorer's)."""
+
+    name: str
+    title: str
+    defaults: dict
+    all_metrics: tuple[str, ...]
+    matching_modes: tuple[str, ...]
+    features: frozenset = field(default_factory=frozenset)
+    text: str = "corefud"
+    repeated_spans: str = "1.2"
+    why_not: dict = field(default_factory=dict)  # mode or feature -> why the format cannot honour it
+
+    def supports(self, feature: str) -> bool:
+        return feature in self.features
+
+    def refuse(self, what: str, flag: str) -> ScorerError:
+        reason = self.why_not.get(what, f"not supported for {self.title} files")
+        return ScorerError(f"{flag}: {reason}")
