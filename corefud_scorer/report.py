@@ -23,6 +23,7 @@ import json
 from dataclasses import asdict
 
 from .measures import MEASURE_NAMES, ONE_NUMBER, SYNC_OPTIONS
+from .readers import profiles
 from .results import CONLL_PARTS, DocumentResult, MetricScore, Options, Result
 from .metrics import MENTION_METRICS, ordered_sum
 
@@ -141,7 +142,8 @@ def render_text(result: Result, options: Options, decimals: int = 2) -> str:
     """Scorer 1.2's text for CorefUD files (``decimals`` other than 2 only
     when asked, ``-w``), the UA scorer's for the others."""
     fmt = result.settings.get("format") or options.format
-    if fmt == "ua":
+    # Documents scored from the model ("model") print the default format's text.
+    if fmt in profiles() and profiles()[fmt].text == "ua":
         return render_ua_text(result, options.for_format(fmt), decimals)
     lines = [header(options)]
     for name in options.requested:
