@@ -204,9 +204,9 @@ def _measures_alone(parser: argparse.ArgumentParser, options: Options, compared:
     statistics: not the agreement coefficients' or entropy's, nor --sync all."""
     if not compared:
         return
-    from .measures import ZERO
+    from .registry import MEASURES
 
-    unsupported = [name for name in options.metric_list if name in ZERO]
+    unsupported = [name for name in options.metric_list if not MEASURES[name].resampled]
     if unsupported:
         parser.error(f"{', '.join(unsupported)}: not with several systems, --confidence or the tests "
                      "(their statistics are not recall and precision fractions)")
@@ -220,9 +220,10 @@ def _format_of(args: argparse.Namespace) -> str:
     if args.format:
         return args.format
     key = getattr(args, "key_file", None)
+    from .readers import DEFAULT_FORMAT, detect_format
+
     if key is None or key == "-":
-        return "corefud"
-    from .readers import detect_format
+        return DEFAULT_FORMAT
 
     return detect_format(key)
 

@@ -17,11 +17,11 @@ from . import measures, memory
 from .check import check_documents, missing_document
 from .match import align, identity_function
 from . import plural
-from .metrics import ANAPHORA_METRICS, ENTITY_METRICS, MENTION_METRICS
 from .model import Document, SourceDocument
 from .parallel import ordered_map
 from .partition import Partition, partition, prepare
-from .results import DocumentResult, Options
+from .registry import AS_IS, MEASURES, ONE_MENTION_SET, WEIGHTED
+from .results import DocumentResult, Options, format_profile
 
 
 def align_documents(key_doc: Document, response_doc: Document, options: Options) -> Partition:
@@ -35,52 +35,54 @@ def align_documents(key_doc: Document, response_doc: Document, options: Options)
 
 
 def contingency_counts(contingency, metrics: Iterable[str], sync: str | None = None) -> dict:
-    """The statistics of the metrics and further measures that read a
-    contingency, every format's one path. With ``sync`` they read it rebuilt
-    over that synchronisation's mention set (:func:`measures.synchronise`);
-    without, the measures that need one mention set read the union of key
-    and response mentions."""
+    """The statistics of the measures that read a contingency, every
+    format's one path. With ``sync`` they read it rebuilt over that
+    synchronisation's mention set (:func:`measures.synchronise`); without,
+    the measures that need one mention set read the union of key and
+    response mentions."""
     if sync is not None:
         contingency = measures.synchronise(contingency, sync)
-    shared = None
+    one_set = None
     out = {}
     for name in metrics:
-        if name in ENTITY_METRICS:
-            out[name] = ENTITY_METRICS[name](contingency)
+        entry = MEASURES[name]
+        if entry.reads == ONE_MENTION_SET:
+            if one_set is None:
+                one_set = contingency if sync is not None else measures.synchronise(contingency, "union")
+            out[name] = entry.compute(one_set)
         else:
-            if shared is None and name in measures.SHARED_SET_MEASURES:
-                shared = contingency if sync is not None else measures.synchronise(contingency, "union")
-            out[name] = measures.document_statistics(name, contingency, shared)
+            out[name] = entry.compute(contingency)
     return out
 
 
 def of_contingency(name: str) -> bool:
     """Whether a metric reads the contingency (and so follows ``sync``)."""
-    return name in ENTITY_METRICS or name in measures.MEASURE_NAMES
+    return MEASURES[name].of_contingency
 
 
 def document_counts(p: Partition, metrics: Iterable[str], sync: str | None = None,
                     only_split_antecedent: bool = False) -> dict:
     """Each metric's statistics for one aligned document: the metrics of the
     contingency through :func:`contingency_counts`, the others from the
-    aligned mentions. With split antecedents the entity metrics are
-    :mod:`.plural`'s (weighted by the split antecedents' alignment), and MOR,
-    which overlaps words, has none (None: not applicable)."""
+    partition. Where split antecedents are scored, a metric they weight is
+    :mod:`.plural`'s (one implementation per metric, weighted by their
+    alignment), and one they make not applicable has None."""
     plurals = only_split_antecedent or p.has_plurals
     names = list(dict.fromkeys(metrics))
-    read_contingency = [n for n in names if of_contingency(n) and not (plurals and n in ENTITY_METRICS)]
-    out = contingency_counts(p.contingency, read_contingency, sync)
+    if plurals:
+        special = {n for n in names if MEASURES[n].split_antecedents != AS_IS}
+    else:
+        special = set()
+    out = contingency_counts(p.contingency, [n for n in names if n not in special and of_contingency(n)], sync)
     for name in names:
         if name in out:
             continue
-        if name in ENTITY_METRICS:
-            out[name] = plural.document_counts(p, name, only_split_antecedent)
-        elif name in ANAPHORA_METRICS:
-            out[name] = ANAPHORA_METRICS[name](p)
-        elif name == "mor" and plurals:
-            out[name] = None
+        entry = MEASURES[name]
+        if name in special:
+            out[name] = (plural.document_counts(p, name, only_split_antecedent)
+                         if entry.split_antecedents == WEIGHTED else None)
         else:
-            out[name] = MENTION_METRICS[name](p)
+            out[name] = entry.compute(p)
     return {name: out[name] for name in names}
 
 
@@ -168,11 +170,16 @@ def _file_eids(source: SourceDocument, doc: Document) -> list[str]:
     return [e.eid for e in doc.entities] if source.entity_scope == "file" else []
 
 
+def _reads_as_v8(options: Options) -> bool:
+    """Whether the files' format reads repeated spans as scorer.pl v8.01 does."""
+    return options.format is not None and format_profile(options.format).repeated_spans == "v8.01"
+
+
 def score_document(key_source: SourceDocument, response_source: SourceDocument,
                    options: Options) -> Outcome:
     """Load, align and score one pair of checked documents."""
     memory.between_documents()
-    if getattr(key_source, "scored_as", None) == "v8.01":
+    if _reads_as_v8(options):
         # CoNLL-2012: the reference scorer v8.01's reading and metrics.
         from .conll import score_document as score_v8
 
@@ -186,7 +193,7 @@ def score_against_key(key_source: SourceDocument, response_sources: list[SourceD
     """Load a key document once and score several systems' documents
     against it, one outcome per system."""
     memory.between_documents()
-    if getattr(key_source, "scored_as", None) == "v8.01":
+    if _reads_as_v8(options):
         from .conll import score_document as score_v8
 
         return [_with_check_notes(score_v8(key_source, response_source, options), response_source)

@@ -53,12 +53,12 @@ def option_settings(options: Options, fmt: str | None = None) -> dict:
 
 def measure_settings(options: Options) -> dict:
     """The synchronisation, and the mention set of the measures that need one."""
-    from .measures import SHARED_SET_MEASURES
+    from .registry import MEASURES, ONE_MENTION_SET
 
     out: dict = {}
     if options.sync is not None:
         out["sync"] = options.sync
-    if any(name in SHARED_SET_MEASURES for name in options.metric_list):
+    if any(MEASURES[name].reads == ONE_MENTION_SET for name in options.metric_list):
         out["shared_mention_set"] = "union" if options.sync in (None, "all") else options.sync
     return out
 

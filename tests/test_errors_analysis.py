@@ -188,7 +188,7 @@ def test_a_reader_without_words_is_read_as_it_is(story, monkeypatch):
     def plain(path, side="key"):  # a reader that cannot give words
         return corefud.read_documents(path, side)
 
-    monkeypatch.setattr(readers, "reader", lambda fmt: SimpleNamespace(read_documents=plain))
+    monkeypatch.setattr(readers, "reader", lambda fmt: SimpleNamespace(read_documents=plain, PROFILE=corefud.PROFILE))
     key, response = story
     report = analyse_files(str(key), str(response), Options(match="exact", keep_singletons=True, format="corefud"))
     assert report.to_json()["method"]["pronouns"].startswith("none known")
