@@ -486,13 +486,14 @@ class _Describer:
                 "mentions": described}
 
 
-def kept_entity_ids(doc: Document, identity, keep_singletons: bool) -> list[str]:
-    """The ids of the entities the scorer keeps, in its order (its
-    ``prepare_entities`` drops singletons unless kept)."""
+def kept_entity_ids(doc: Document, identity, options) -> list[str]:
+    """The ids of the entities the scorer keeps, in its order
+    (:func:`partition.prepare` drops singletons unless kept, and reads the
+    discourse-deixis entities instead with ``discourse_deixis``)."""
     out = []
-    for entity in doc.entities:
+    for entity in doc.discourse_deixis if options.discourse_deixis else doc.entities:
         distinct = {identity(m) for m in entity.mentions}
-        if keep_singletons or len(distinct) > 1:
+        if options.keep_singletons or len(distinct) > 1:
             out.append(entity.eid)
     return out
 
@@ -503,24 +504,56 @@ def corrected_document(doc_id, entities: list[list[Mention]]) -> Document:
 
 # --- costs: rescoring corrected responses ---
 
+def _score_sync(options):
+    """The synchronisation the printed score reads (``all`` prints the
+    unsynchronised score, with the four beside it)."""
+    return None if options.sync == "all" else options.sync
+
+
+def refused(options) -> None:
+    """Options the analysis cannot honour, refused rather than answered with
+    a baseline other than the score."""
+    from .errors import ScorerError
+
+    if options.only_split_antecedent:
+        raise ScorerError("error analysis: --only-split-antecedent scores the split antecedents alone, "
+                          "which no error category describes; analyse without it")
+
+
 class _Rescorer:
-    """Scores corrected responses against one key document with the
-    scorer's own steps (prepare, align, partition, metrics); the key side is
-    prepared once.
+    """Scores corrected responses against one key document with the score's
+    own function (:func:`scoring.document_counts`, with the options' sync and
+    split-antecedent setting) on the prepared key side.
+
+    The corrections move mentions of the sides as prepared (repeats, zeros,
+    discourse deixis already settled by ``options.preparation()``), so a
+    corrected response is indexed as it is rather than prepared a second
+    time: preparing again would drop the zero-less remainders the score
+    keeps, or look for discourse-deixis entities a corrected document does
+    not hold. Only entities the corrections leave with one mention go, as a
+    response scored afresh would lose them (unless singletons are kept).
 
     Mention overlap pairs mentions of one sentence only, so it is the sum of
     its value on each sentence; a sentence whose mentions a correction left
     as they were keeps its value instead of being paired again (the values
     are whole numbers of words, so the sums are exact)."""
 
-    def __init__(self, key_doc: Document, key_side, identity, options):
-        self.key_doc = key_doc
-        self.key = key_side
-        self.identity = identity
+    def __init__(self, p, options):
+        self.p = p
+        self.key = p.key
+        self.identity = p.identity
         self.options = options
         self.metrics = options.metric_list
+        self.alone = {p.identity(e[0]) for side in (p.key, p.response) for e in side.entities if len(e) == 1}
         self.overlap: dict = {}
         self.key_by_sentence: dict | None = None
+
+    def baseline(self) -> dict:
+        from .scoring import document_counts
+
+        # The same call as scoring.document_result's: the printed score's statistics.
+        options = self.options
+        return document_counts(self.p, options.metric_list, _score_sync(options), options.only_split_antecedent)
 
     def counts(self, entities) -> dict:
         from .match import align
@@ -528,11 +561,14 @@ class _Rescorer:
         from .scoring import document_counts
 
         options = self.options
-        response = prepare(corrected_document(self.key_doc.doc_id, entities), self.identity,
-                           options.keep_singletons)
+        identity = self.identity
+        kept = [e for e in entities
+                if options.keep_singletons or len(e) > 1 or identity(e[0]) in self.alone]
+        response = prepare(corrected_document(self.p.doc_id, kept), identity, True)
         alignment = align(self.key.distinct, response.distinct, options.match, options.zero_match)
-        p = partition(self.key_doc.doc_id, self.key, response, alignment, self.identity)
-        out = document_counts(p, [m for m in self.metrics if m != "mor"])
+        p = partition(self.p.doc_id, self.key, response, alignment, identity)
+        out = document_counts(p, [m for m in self.metrics if m != "mor"], _score_sync(options),
+                              options.only_split_antecedent)
         if "mor" in self.metrics:
             out["mor"] = self.mention_overlap(p)
         return {name: out[name] for name in self.metrics}
@@ -571,6 +607,48 @@ class _Rescorer:
         return Counts(shared, key_words, shared, response_words)
 
 
+class _V8Rescorer:
+    """A CoNLL-2012 pair is scored by the reference scorer v8.01's reading
+    (:mod:`.conll`), not by the model's, and so is its analysis's baseline:
+    the same call as the score's. The errors are classified on the model
+    (exact matching, as v8.01 matches), and each corrected response is
+    rescored by v8.01's reading too, its mentions taken back to their token
+    spans; singletons go unless kept, as :func:`conll.prepare` drops them."""
+
+    def __init__(self, key_source, response_source, options):
+        from . import conll
+
+        self.options = options
+        self.prepared = conll.prepare(key_source, response_source, options.keep_singletons)
+        self.key_spans = conll._spans(key_source, options.keep_singletons)[0]
+        positions = key_source.positions()
+        self.span_of = {tuple(positions[start:end + 1]): (start, end)
+                        for source in (key_source, response_source)
+                        for spans in source.entities for start, end in spans}
+        self.mentions: dict | None = None
+
+    def baseline(self) -> dict:
+        from . import conll
+
+        return conll.document_counts(self.prepared, self.options.metric_list)
+
+    def counts(self, entities) -> dict:
+        from types import SimpleNamespace
+
+        from . import chains, conll
+
+        response = []
+        for entity in entities:
+            spans = [self.span_of[m.words] for m in entity]
+            if self.options.keep_singletons or len(set(spans)) > 1:
+                response.append(spans)
+        if self.mentions is None:
+            self.mentions = self.prepared.mention_of() if "mor" in self.options.metric_list else {}
+        mentions = self.mentions
+        prepared = SimpleNamespace(chains=chains.identify(self.key_spans, response), mention_of=lambda: mentions)
+        return conll.document_counts(prepared, self.options.metric_list)
+
+
 # A document with at least this many mentions has its corrected responses
 # rescored in parallel (with jobs > 1, when it is not itself in a worker).
 PARALLEL_MENTIONS = 4000
@@ -582,16 +660,13 @@ def _rescore_variant(effective):
     return rescorer.counts(errors.corrected(effective))
 
 
-def cost_counts(errors: DocumentErrors, p, key_doc: Document, options, jobs: int = 1) -> dict:
-    """Each metric's statistics for the response as it is (``baseline``),
-    with one category corrected (``("alone", category)``) and with the
-    categories up to one corrected (``("cumulative", category)``)."""
+def cost_counts(errors: DocumentErrors, rescorer, jobs: int = 1) -> dict:
+    """Each metric's statistics for the response as it is (``baseline``: the
+    score's own), with one category corrected (``("alone", category)``) and
+    with the categories up to one corrected (``("cumulative", category)``)."""
     import multiprocessing
 
-    from .scoring import document_counts
-
-    done = {frozenset(): document_counts(p, options.metric_list)}
-    rescorer = _Rescorer(key_doc, p.key, p.identity, options)
+    done = {frozenset(): rescorer.baseline()}
     # Correcting spans also puts zeros paired by their dependencies on the
     # key's empty nodes (not errors, but what mention overlap reads).
     moved = any(errors.key_mentions[k] is not errors.response_mentions[r]
@@ -638,20 +713,38 @@ class DocumentOutcome:
     text_kind: str
 
 
-def analyse_loaded(key_doc: Document, response_doc: Document, options, jobs: int = 1) -> DocumentOutcome:
+def v8_analysis_options(options):
+    """What the model's analysis of a CoNLL-2012 pair follows: v8.01 matches
+    exactly and reads none of the CorefUD/UA preparation or sync options
+    (its score does not either)."""
+    from dataclasses import replace
+
+    return replace(options, match="exact", sync=None, keep_zeros=True, keep_split_antecedents=False,
+                   discourse_deixis=False, only_split_antecedent=False)
+
+
+def analyse_loaded(key_doc: Document, response_doc: Document, options, jobs: int = 1,
+                   rescorer_of=None) -> DocumentOutcome:
     """Errors and costs of one pair of loaded documents, matched as the score
-    matches; ``jobs`` > 1 rescores a large document's corrections in parallel."""
+    matches; ``jobs`` > 1 rescores a large document's corrections in parallel.
+    ``rescorer_of`` (Partition -> rescorer) replaces the model's rescoring."""
+    from .errors import ScorerError
     from .scoring import align_documents
 
+    refused(options)
     p = align_documents(key_doc, response_doc, options)
+    if p.has_plurals:
+        raise ScorerError(f"error analysis: document {key_doc.doc_id!r} has split antecedents (-l), "
+                          "which the error categories do not cover; analyse without -l")
     identity = p.identity
     errors = analyse(p.key.entities, p.response.entities, p.key.entity_of, p.response.entity_of,
                      p.alignment, identity, options.zero_match, key_doc.text, key_doc.doc_id,
-                     kept_entity_ids(key_doc, identity, options.keep_singletons),
-                     kept_entity_ids(response_doc, identity, options.keep_singletons))
+                     kept_entity_ids(key_doc, identity, options),
+                     kept_entity_ids(response_doc, identity, options))
     text_kind = "none" if key_doc.text is None else "trees" if key_doc.text.trees else "tokens"
+    rescorer = rescorer_of(p) if rescorer_of is not None else _Rescorer(p, options)
     return DocumentOutcome(key_doc.doc_id, errors.counts, errors.occurrences,
-                           cost_counts(errors, p, key_doc, options, jobs), text_kind)
+                           cost_counts(errors, rescorer, jobs), text_kind)
 
 
 def analyse_sources(key_source, response_source, options, jobs: int = 1) -> DocumentOutcome:
@@ -659,6 +752,12 @@ def analyse_sources(key_source, response_source, options, jobs: int = 1) -> Docu
     from . import memory
 
     memory.between_documents()
+    if getattr(key_source, "scored_as", None) == "v8.01":
+        from .conll import check_match
+
+        check_match(options.match)
+        return analyse_loaded(key_source.load(), response_source.load(), v8_analysis_options(options), jobs,
+                              lambda p: _V8Rescorer(key_source, response_source, options))
     return analyse_loaded(key_source.load(), response_source.load(), options, jobs)
 
 
@@ -704,7 +803,8 @@ def _scores(documents_counts: list[dict], options) -> dict:
     metrics, conll = summarize([SimpleNamespace(counts=c) for c in documents_counts], options.metric_list)
     out = {"conll": conll}
     for name, score in metrics.items():
-        out[name] = score.f1
+        # A measure that is one number (an agreement coefficient) is its value.
+        out[name] = score.value if score.value is not None else score.f1
     return out
 
 

@@ -417,6 +417,7 @@ def _udapi_messages():
 def load_document(raw: CorefUDDocument, global_entity: str | None, text: bool = False) -> Document:
     """Parse one raw document with Udapi and return its entities and mentions;
     with ``text``, also its words (read with ``words``) and sentence ids."""
+    udoc = None
     with _udapi_messages() as messages:
         try:
             udoc = _udapi_document(raw, global_entity)
@@ -425,27 +426,29 @@ def load_document(raw: CorefUDDocument, global_entity: str | None, text: bool = 
                 sentence_index[id(tree)] = i
             udapi_entities = udoc.coref_entities
         except Exception as err:  # Udapi signals malformed input with assorted exceptions
-            if global_entity is None and "global.Entity" in str(err):
+            message = _file_ids(udoc).in_text(str(err))
+            if global_entity is None and "global.Entity" in message:
                 raise ScorerError("Entity= annotations but no '# global.Entity' header before them "
                                   "(CorefUD 1.x declares it on the first sentence)",
                                   (raw.path, raw.first_line)) from None
-            detail = _udapi_message(str(err)) or type(err).__name__
+            detail = _udapi_message(message) or type(err).__name__
             raise ScorerError(f"malformed annotation: {detail}",
-                              (raw.path, _locate(raw, str(err)))) from None
+                              (raw.path, _locate(raw, message))) from None
+    file_id = _file_ids(udoc)
     accepted = []
-    for message in messages:
+    for message in map(file_id.in_text, messages):
         if any(marker in message for marker in _FATAL_UDAPI_WARNINGS):
             raise ScorerError(f"malformed Entity annotation: {_udapi_message(message)}",
                               (raw.path, _locate(raw, message)))
         accepted.append((f"Udapi: {_warning_kind(message)}",
                          f"{_udapi_message(message)} (line {_locate(raw, message)})"))
     built: dict = {}
-    entities = in_file_order(_entities(udapi_entities, sentence_index, built), raw.earlier_entities)
+    entities = in_file_order(_entities(udapi_entities, sentence_index, built, file_id), raw.earlier_entities)
     for span, eids in shared_with_earlier(entities, raw.earlier_entities):
         accepted.append((SHARED_WITH_EARLIER, f"line {line_of(raw, span[0])}, in {' and '.join(eids)}"))
     return Document(raw.doc_id, entities, len(raw.sentences), raw.tokens, raw.first_line,
                     raw.notes + accepted, _document_text(udoc, raw) if text else None,
-                    bridging=_bridging(udapi_entities, built))
+                    bridging=_bridging(udapi_entities, built, file_id))
 
 
 def _document_text(udoc, raw: CorefUDDocument) -> DocumentText:
@@ -466,7 +469,34 @@ def _warning_kind(message: str) -> str:
     return general.split(":")[0].strip()
 
 
-def _entities(udapi_entities, sentence_index, built: dict | None = None) -> list[Entity]:
+def _file_ids(udoc):
+    """Entity id as Udapi gives it -> the id written in the file, and the
+    same for the ids inside a message of Udapi's.
+
+    With GRP ids (UD GUM's header) Udapi prefixes each id with a document
+    number ``dN.`` drawn from a counter global to the process, so the same
+    file would read differently from one call, worker or request to the
+    next; ids are per document there (see :func:`_entity_scope`), and the
+    file's own id is what a report must name."""
+    prefixes = set(((udoc.meta.get("_tree2docid") if udoc is not None else None) or {}).values())
+    pattern = (re.compile("(?<![\\w.])(?:" + "|".join(map(re.escape, prefixes)) + ")")
+               if prefixes else None)
+
+    def file_id(eid) -> str:
+        eid = str(eid)
+        for prefix in prefixes:
+            if eid.startswith(prefix):
+                return eid[len(prefix):]
+        return eid
+
+    def in_text(message: str) -> str:
+        return pattern.sub("", message) if pattern is not None else message
+
+    file_id.in_text = in_text
+    return file_id
+
+
+def _entities(udapi_entities, sentence_index, built: dict | None = None, file_id=str) -> list[Entity]:
     """The model's entities; ``built`` receives each Udapi mention's Mention.
     A plural entity lists its ``SplitAnte`` antecedents."""
     entities = []
@@ -484,12 +514,12 @@ def _entities(udapi_entities, sentence_index, built: dict | None = None) -> list
             if built is not None:
                 built[id(umention)] = mentions[-1]
         if mentions:
-            entities.append(Entity(str(uentity.eid), mentions,
-                                   tuple(str(e.eid) for e in getattr(uentity, "split_ante", ()))))
+            entities.append(Entity(file_id(uentity.eid), mentions,
+                                   tuple(file_id(e.eid) for e in getattr(uentity, "split_ante", ()))))
     return entities
 
 
-def _bridging(udapi_entities, built: dict) -> list[Bridging]:
+def _bridging(udapi_entities, built: dict, file_id=str) -> list[Bridging]:
     """``Bridge`` links: each anaphor mention's antecedent entity and relation;
     the antecedent mention is that entity's last one starting before the
     anaphor (its first one if none does)."""
@@ -504,7 +534,7 @@ def _bridging(udapi_entities, built: dict) -> list[Bridging]:
                 before = [m for m in candidates if m.sort_key() < anaphor.sort_key()]
                 antecedent = max(before, key=Mention.sort_key) if before else (
                     min(candidates, key=Mention.sort_key) if candidates else None)
-                links.append(Bridging(anaphor, str(link.target.eid), antecedent, link.relation or None))
+                links.append(Bridging(anaphor, file_id(link.target.eid), antecedent, link.relation or None))
     return links
 
 
