@@ -630,7 +630,7 @@ class _V8Rescorer:
     def baseline(self) -> dict:
         from . import conll
 
-        return conll.document_counts(self.prepared, self.options.metric_list)
+        return conll.document_counts(self.prepared, self.options.metric_list, _score_sync(self.options))
 
     def counts(self, entities) -> dict:
         from types import SimpleNamespace
@@ -646,7 +646,7 @@ class _V8Rescorer:
             self.mentions = self.prepared.mention_of() if "mor" in self.options.metric_list else {}
         mentions = self.mentions
         prepared = SimpleNamespace(chains=chains.identify(self.key_spans, response), mention_of=lambda: mentions)
-        return conll.document_counts(prepared, self.options.metric_list)
+        return conll.document_counts(prepared, self.options.metric_list, _score_sync(self.options))
 
 
 # A document with at least this many mentions has its corrected responses
@@ -751,11 +751,10 @@ def analyse_sources(key_source, response_source, options, jobs: int = 1) -> Docu
     """Load (with their words) and analyse one pair of checked documents."""
     from . import memory
 
-    memory.between_documents()
-    if getattr(key_source, "scored_as", None) == "v8.01":
-        from .conll import check_match
+    from .scoring import reads_as_v8
 
-        check_match(options.match)
+    memory.between_documents()
+    if reads_as_v8(options):
         return analyse_loaded(key_source.load(), response_source.load(), v8_analysis_options(options), jobs,
                               lambda p: _V8Rescorer(key_source, response_source, options))
     return analyse_loaded(key_source.load(), response_source.load(), options, jobs)
@@ -842,6 +841,8 @@ def analyse_files(key, response, options=None, jobs: int = 1) -> ErrorReport:
     options = options or Options()
     with local_files(key, response) as ((_, key_path), (_, response_path)):
         fmt = resolve_format(options.format, key_path, response_path)
+        # The format's defaults and reading, as the score takes them.
+        options = options.for_format(fmt)
         # Words and parts of speech are read from the key only: the check
         # makes the response's words the same.
         pairs = paired_documents(read_documents(key_path, "key", fmt, words=True),

@@ -170,7 +170,7 @@ def _file_eids(source: SourceDocument, doc: Document) -> list[str]:
     return [e.eid for e in doc.entities] if source.entity_scope == "file" else []
 
 
-def _reads_as_v8(options: Options) -> bool:
+def reads_as_v8(options: Options) -> bool:
     """Whether the files' format reads repeated spans as scorer.pl v8.01 does."""
     return options.format is not None and format_profile(options.format).repeated_spans == "v8.01"
 
@@ -179,7 +179,7 @@ def score_document(key_source: SourceDocument, response_source: SourceDocument,
                    options: Options) -> Outcome:
     """Load, align and score one pair of checked documents."""
     memory.between_documents()
-    if _reads_as_v8(options):
+    if reads_as_v8(options):
         # CoNLL-2012: the reference scorer v8.01's reading and metrics.
         from .conll import score_document as score_v8
 
@@ -193,7 +193,7 @@ def score_against_key(key_source: SourceDocument, response_sources: list[SourceD
     """Load a key document once and score several systems' documents
     against it, one outcome per system."""
     memory.between_documents()
-    if _reads_as_v8(options):
+    if reads_as_v8(options):
         from .conll import score_document as score_v8
 
         return [_with_check_notes(score_v8(key_source, response_source, options), response_source)

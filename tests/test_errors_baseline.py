@@ -58,13 +58,18 @@ def test_the_reported_sync_case_prints_one_score():
 def test_the_baseline_is_the_score_under_every_option(files, flags):
     if "-l" in flags and files is STATION_UA:
         pytest.skip("split antecedents: refused, see below")
+    if "-d" in flags and files is EXAMPLE:
+        run = run_cli(*files, *flags, "--errors")
+        assert run.code == 2 and "no discourse-deixis layer" in run.err
+        return
     metrics, cost = _pair(*files, *flags)
     _same(metrics, cost)
     if metrics["conll"]["f1"] or "-d" not in flags:  # (no discourse deixis in these files)
         _reaches_the_key(cost)
 
 
-@pytest.mark.parametrize("flags", [[], ["-s"], ["--sync", "key"], ["-m", "every"], ["-l", "-s"]], ids=" ".join)
+@pytest.mark.parametrize("flags", [[], ["-s"], ["--sync", "key"], ["--sync", "all"], ["-m", "every"]],
+                         ids=" ".join)
 def test_a_conll_2012_pair_starts_from_v801s_score(flags):
     metrics, cost = _pair(*PRADHAN, *flags)
     _same(metrics, cost)
