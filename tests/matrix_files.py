@@ -542,3 +542,16 @@ def write_pair(directory, fmt: str, kind: str, seed: int = 1):
         dst.write(src.read())
     WRITERS[fmt](response, system)
     return key, copy_, system
+
+
+if __name__ == "__main__":
+    # python tests/matrix_files.py DIR [SEED]: every kind in every format, as
+    # the matrix test writes them, to reproduce one of its runs by hand.
+    import os
+    import sys
+
+    folder, seed = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 7
+    os.makedirs(folder, exist_ok=True)
+    for fmt in WRITERS:
+        for kind in KINDS:
+            print(*write_pair(folder, fmt, kind, seed), sep="\n")
