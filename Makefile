@@ -8,7 +8,7 @@ REFERENCE ?=
 BENCH_ARGS ?=
 EXTRAS ?= test
 
-.PHONY: demo test install install-test pytest conformance bench bench-ua bench-corpus bench-significance bench-conll differential load clean
+.PHONY: demo test install install-test pytest matrix conformance bench bench-ua bench-corpus bench-significance bench-conll differential load clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,12 @@ test: install-test pytest conformance
 
 pytest:
 	$(PY) -m pytest -q
+
+# The matrix test's long form: every format x every option set on generated files, and
+# the real GUM and CODI-CRAC files when they are in ../peers; prints the runs and figures
+# checked.
+matrix: install-test
+	COREFUD_MATRIX=long $(PY) -m pytest -q tests/test_matrix.py
 
 # Every format's conformance cases. CoNLL-2012: all but one side of the four documented
 # BLANC conflicts. perl_M3/M6/N3/N6 expect scorer.pl v8.01's BLANC, which leaves a part

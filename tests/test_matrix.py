@@ -1,0 +1,769 @@
+"""The whole product against invariants that need no reference scorer.
+
+Every format (CorefUD, UA, CoNLL-2012) and option set is run on a perfect
+response (a byte copy of the key) and on a realistic one, on generated files
+with zeros, entities of zeros only, discontinuous mentions, plurals, bridging,
+non-referring markables, one-word documents, documents without entities and
+empty documents (``matrix_files.py``). Whatever comes out must be either a
+valid JSON score or one error line; every figure must be a fraction (a
+coefficient in [-1, 1]); a perfect response must score 1 wherever there is
+something to score; ``--errors``' baseline must be the score; a
+``--confidence`` interval must hold its point value; the same annotation
+must give the same figures in the three formats; a meaningless combination
+must be refused before a file is read.
+
+The default run takes a sample of the combinations in which every pair of
+option values meets at least once. ``COREFUD_MATRIX=long`` (``make matrix``)
+runs the full cross product and the real GUM and CODI-CRAC files when they
+are beside the project; the totals of runs and figures checked are printed
+at the end.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import gc
+import itertools
+import json
+import math
+import os
+import random
+import re
+import sys
+import traceback
+from pathlib import Path
+
+import pytest
+
+from corefud_scorer import measures
+from corefud_scorer.results import ALL_METRICS, CONLL_PARTS, EVERY_METRICS, UA_ALL_METRICS
+
+from conftest import ROOT, run_cli
+import matrix_files
+
+LONG = os.environ.get("COREFUD_MATRIX", "") == "long"
+PEERS = ROOT.parent / "peers"
+GUM = Path(os.environ.get("COREFUD_MATRIX_GUM", PEERS / "UD_English-GUM" / "en_gum-ud-dev.conllu"))
+CODI = Path(os.environ.get("COREFUD_MATRIX_CODI", PEERS / "CODI-CRAC22-Corpus" / "AMI_dev_v2.2022.CONLLUA"))
+EPS = 1e-9
+FORMATS = ("corefud", "ua", "conll")
+PRESET_METRICS = {"crac22": CONLL_PARTS, "crac23": CONLL_PARTS, "crac24": CONLL_PARTS + ("zero",),
+                  "crac25": CONLL_PARTS + ("zero",), "crac26": CONLL_PARTS + ("zero",)}
+COEFFICIENTS = set(measures.ZERO)
+# The metrics rebuilt by markable synchronisation (the mention-level ones are not).
+CONTINGENCY = {"muc", "bcub", "ceafe", "ceafm", "blanc", "lea", *measures.MEASURE_NAMES}
+# Measures whose statistics count mentions (or words): not all zero when the
+# key has a mention.
+MENTION_COUNTED = {"bcub", "ceafm", "mention", "mor", "bcub-entity", "bcub-sys", "ceaf-sys", "bcub-all",
+                   "entropy", "alpha"}
+ERROR_LINE = re.compile(r"^corefud-scorer: error: \S")
+ARGPARSE_ERROR = re.compile(r"^corefud-scorer: error: ")
+
+
+# --- what was checked, for the closing line ---
+
+TOTALS = {"runs": 0, "figures": 0, "refused": 0}
+REFUSALS: collections.Counter = collections.Counter()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _totals(request):
+    # Udapi collects garbage after each read: without this, every read walks
+    # the tens of thousands of collected test items of the long form.
+    gc.freeze()
+    yield
+    gc.unfreeze()
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None and TOTALS["runs"]:
+        # Teardown output is captured unless capture is suspended.
+        with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+            reporter.write("\n")
+            reporter.write_line(f"matrix ({'long' if LONG else 'sample'}): {TOTALS['runs']} runs, "
+                                f"{TOTALS['figures']} figures checked, {TOTALS['refused']} refused "
+                                "with one error line")
+            for message, count in REFUSALS.most_common(8):
+                reporter.write_line(f"  refused {count} times: {message}")
+
+
+# --- the option axes ---
+
+MATCHES = {"corefud": ("exact", "partial", "head", "partial-craft"),
+           "ua": ("exact", "partial", "head", "partial-craft"),
+           "conll": ("exact", "partial-craft")}
+PRESETS = ("crac22", "crac23", "crac24", "crac25", "crac26")
+# UA files drop zeros unless --keep-zeros, so their zero methods go with it;
+# CorefUD files always keep them; CoNLL-2012 files have none.
+ZEROS = {"corefud": ((), ("-z", "linear"), ("-z", "dependent")),
+         "ua": ((), ("--keep-zeros", "-z", "linear"), ("--keep-zeros", "-z", "dependent")),
+         "conll": ((), ("--keep-zeros",))}
+SPLITS = ((), ("-s",), ("-s", "-l"), ("-d",), ("--only-split-antecedent",))
+SYNCS = (None, "intersection", "union", "key", "response", "all")
+# The long form adds --per-doc to every run instead of running it alone.
+EXTRAS = ((), ("--errors",), ("--confidence", "20")) + (() if LONG else (("--per-doc",),))
+# -m every is every measure but the UA ones, which are asked for on their own.
+METRIC_SETS = {"corefud": ("every", "bridging"),
+               "ua": ("every", "all", "bridging", "non-referring", "zero"),
+               "conll": ("every",)}
+
+
+def axes(fmt: str) -> dict:
+    return {"scheme": MATCHES[fmt], "zeros": ZEROS[fmt], "split": SPLITS, "sync": SYNCS,
+            "extra": EXTRAS, "metrics": METRIC_SETS[fmt]}
+
+
+def preset_axes(fmt: str) -> dict:
+    """A preset fixes matching, singletons, zeros and metrics: what is left."""
+    return {"scheme": PRESETS, "zeros": ((), ("--keep-zeros",)) if fmt == "ua" else ((),),
+            "split": ((),), "sync": SYNCS, "extra": EXTRAS, "metrics": ("",)}
+
+
+def _small(values: dict) -> dict:
+    """The presets on the files other than ``rich``: the last one, alone and
+    with --errors."""
+    return {**values, "scheme": PRESETS[-1:], "sync": (None,), "extra": ((), ("--errors",))}
+
+
+def pairwise(values: dict, seed: int) -> list[dict]:
+    """Rows in which every pair of values of two axes appears at least once,
+    built greedily (a few more rows than the least possible)."""
+    names = list(values)
+    uncovered = {(a, x, b, y) for a, b in itertools.combinations(names, 2)
+                 for x in range(len(values[a])) for y in range(len(values[b]))}
+    rng = random.Random(seed)
+    rows = []
+    while uncovered:
+        a, x, b, y = min(uncovered)
+        row = {a: x, b: y}
+        for name in names:
+            if name in row:
+                continue
+            best, gain = 0, -1
+            for v in rng.sample(range(len(values[name])), len(values[name])):
+                g = sum((p, row[p], name, v) in uncovered or (name, v, p, row[p]) in uncovered
+                        for p in row)
+                if g > gain:
+                    best, gain = v, g
+            row[name] = best
+        for p, q in itertools.combinations(names, 2):
+            uncovered.discard((p, row[p], q, row[q]))
+        rows.append({name: values[name][row[name]] for name in names})
+    return rows
+
+
+def product(values: dict) -> list[dict]:
+    names = list(values)
+    return [dict(zip(names, combination)) for combination in itertools.product(*values.values())]
+
+
+def flags_of(fmt: str, row: dict) -> list[str]:
+    """The command line of a row. A preset fixes matching, singletons, zeros
+    and metrics, so a preset row keeps only what does not contradict it."""
+    preset = row["scheme"] in PRESETS
+    flags: list[str] = []
+    if preset:
+        flags += ["-t", row["scheme"]]
+        if "--keep-zeros" in row["zeros"]:
+            flags.append("--keep-zeros")
+    else:
+        flags += ["-a", row["scheme"], *row["zeros"], *row["split"]]
+        metrics = row["metrics"]
+        if row["extra"] and row["extra"][0] == "--confidence" and metrics == "every":
+            # Intervals are for recall and precision: every measure that has them.
+            flags += ["-m", *[m for m in EVERY_METRICS if m not in COEFFICIENTS]]
+        else:
+            flags += ["-m", metrics]
+    if row["sync"]:
+        flags += ["--sync", row["sync"]]
+    flags += list(row["extra"])
+    if LONG and "--per-doc" not in flags:
+        flags.append("--per-doc")
+    return flags
+
+
+def _flag_id(flags) -> str:
+    return "+".join(f.lstrip("-") for f in " ".join(flags).replace("-z ", "z-").split(" "))
+
+
+def row_id(fmt: str, row: dict) -> str:
+    parts = [row["scheme"]]
+    if row["scheme"] not in PRESETS:
+        parts += [_flag_id(row["zeros"]) or "z-default", _flag_id(row["split"]) or "no-singletons",
+                  "m-" + row["metrics"]]
+    elif "--keep-zeros" in row["zeros"]:
+        parts.append("keep-zeros")
+    parts.append("sync-" + (row["sync"] or "none"))
+    if row["extra"]:
+        parts.append(row["extra"][0].lstrip("-"))
+    return "-".join(parts)
+
+
+# --- the files ---
+
+@pytest.fixture(scope="session")
+def files(tmp_path_factory):
+    """(format, kind) -> (key, perfect response, realistic response), made
+    on first use."""
+    root = tmp_path_factory.mktemp("matrix")
+    made: dict = {}
+
+    def get(fmt: str, kind: str):
+        if (fmt, kind) not in made:
+            folder = root / f"{fmt}-{kind}"
+            folder.mkdir()
+            if kind == "bench":
+                made[fmt, kind] = _bench_pair(folder, fmt)
+            else:
+                made[fmt, kind] = matrix_files.write_pair(folder, fmt, kind, seed=7)
+        return made[fmt, kind]
+    return get
+
+
+def _bench_pair(folder: Path, fmt: str):
+    """A pair made by the project's benchmark generators, whose responses
+    err as systems err (zeros moved, heads changed, ...)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        key, copy, response = (str(folder / f"bench.{n}{matrix_files.SUFFIX[fmt]}")
+                               for n in ("key", "copy", "response"))
+        if fmt == "corefud":
+            import generate
+            generate.write_pair(key, response, 3, docs=2, tokens_per_doc=150, split_ante=0.05,
+                                bridge=0.05, discontinuous=0.2, zeros=0.06)
+        elif fmt == "ua":
+            import ua
+            ua.write_pair(key, response, 300, 2, 3)
+        else:
+            import conll
+            conll.write_pair(key, response, 2, 150, 3)
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    Path(copy).write_bytes(Path(key).read_bytes())
+    return key, copy, response
+
+
+# --- checking one run ---
+
+def _number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _counts_values(counts) -> list[float]:
+    if isinstance(counts, dict):
+        return [v for c in counts.values() for v in _counts_values(c)]
+    return [counts] if _number(counts) else []
+
+
+class Check:
+    """The problems found in one run's output, and how many figures were
+    looked at."""
+
+    def __init__(self, label: str, perfect: bool, split_antecedents: bool):
+        self.label, self.perfect, self.split = label, perfect, split_antecedents
+        self.problems: list[str] = []
+        self.figures = 0
+
+    def fail(self, where: str, message: str) -> None:
+        self.problems.append(f"{where}: {message}")
+
+    def fraction(self, where: str, value, low: float = 0.0) -> bool:
+        """A figure in [low, 1] (None allowed here, judged by the caller)."""
+        self.figures += 1
+        if value is None:
+            return True
+        if not _number(value) or math.isnan(value) or math.isinf(value):
+            self.fail(where, f"{value!r} is not a number")
+            return False
+        if not (low - EPS <= value <= 1 + EPS):
+            self.fail(where, f"{value!r} outside [{low:g}, 1]")
+            return False
+        return True
+
+    def score(self, where: str, name: str, figure: dict) -> None:
+        """A recall/precision/F1 figure: fractions, null only when nothing was
+        counted, 1 on a perfect response where something was counted."""
+        counted = any(v != 0 for v in _counts_values(figure.get("counts", {})))
+        for field in ("recall", "precision", "f1"):
+            value = figure.get(field)
+            self.fraction(f"{where}.{field}", value)
+            if value is None and counted and not (name == "mor" and self.split):
+                self.fail(f"{where}.{field}", "null although its statistics are not all zero "
+                          f"({figure.get('counts')})")
+            if self.perfect and counted and value is not None and abs(value - 1) > EPS:
+                self.fail(f"{where}.{field}", f"{value!r} on a perfect response (counts {figure.get('counts')})")
+            if self.perfect and counted and value is None and not (name == "mor" and self.split):
+                self.fail(f"{where}.{field}", "null on a perfect response")
+        for part, sub in (figure.get("parts") or {}).items():
+            if isinstance(sub, dict):
+                self.score(f"{where}.parts.{part}", name, sub)
+        for field, point in (("interval", "f1"), ("recall_interval", "recall"),
+                             ("precision_interval", "precision")):
+            interval = figure.get(field)
+            if interval is None:
+                continue
+            low, high = interval
+            self.fraction(f"{where}.{field}[0]", low)
+            self.fraction(f"{where}.{field}[1]", high)
+            value = figure.get(point)
+            if value is not None and low is not None and high is not None and \
+                    not (low - EPS <= value <= high + EPS):
+                self.fail(f"{where}.{field}", f"[{low!r}, {high!r}] does not hold {point} {value!r}")
+
+    def coefficient(self, where: str, figure: dict) -> None:
+        value = figure.get("value")
+        self.fraction(f"{where}.value", value, low=-1.0)
+        counted = any(v != 0 for v in _counts_values(figure.get("counts", {})))
+        if self.perfect and counted and value is not None and abs(value - 1) > EPS:
+            self.fail(f"{where}.value", f"{value!r} on a perfect response (counts {figure.get('counts')})")
+
+    def metrics(self, where: str, block: dict) -> None:
+        for name, figure in block.items():
+            at = f"{where}.{name}"
+            if not isinstance(figure, dict):
+                self.fail(at, f"not an object: {figure!r}")
+            elif name == "conll":
+                self.conll(at, figure, block)
+            elif "value" in figure:
+                self.coefficient(at, figure)
+            else:
+                self.score(at, name, figure)
+            if isinstance(figure, dict) and "variation_of_information" in figure:
+                vi = figure["variation_of_information"]
+                self.figures += 1
+                if vi is not None and (not _number(vi) or math.isnan(vi) or vi < -EPS):
+                    self.fail(f"{at}.variation_of_information", f"{vi!r}")
+
+    def conll(self, where: str, figure: dict, block: dict) -> None:
+        self.fraction(f"{where}.f1", figure.get("f1"))
+        parts = figure.get("parts") or {}
+        for part, value in parts.items():
+            self.fraction(f"{where}.parts.{part}", value)
+            if part in block and block[part].get("f1") is not None and value is not None \
+                    and abs(block[part]["f1"] - value) > EPS:
+                self.fail(f"{where}.parts.{part}", f"{value!r} but {part} F1 is {block[part]['f1']!r}")
+        values = [v for v in parts.values() if v is not None]
+        if figure.get("f1") is not None and len(values) == 3 and abs(sum(values) / 3 - figure["f1"]) > EPS:
+            self.fail(f"{where}.f1", f"{figure['f1']!r} is not the mean of {values}")
+        if self.perfect and figure.get("f1") is not None and all(
+                any(v != 0 for v in _counts_values(block.get(p, {}).get("counts", {}))) for p in CONLL_PARTS) \
+                and abs(figure["f1"] - 1) > EPS:
+            self.fail(f"{where}.f1", f"{figure['f1']!r} on a perfect response")
+
+    def walk(self, where: str, node) -> None:
+        """Every block of metrics, wherever it stands (top level, each
+        synchronisation, each document)."""
+        if isinstance(node, dict):
+            for key, value in node.items():
+                at = f"{where}.{key}" if where else key
+                if key in ("settings", "errors"):
+                    continue
+                if key == "metrics" and isinstance(value, dict):
+                    self.metrics(at, value)
+                elif key == "mention_identification" and isinstance(value, dict):
+                    for field in ("recall", "precision", "f1"):
+                        self.fraction(f"{at}.{field}", value.get(field))
+                else:
+                    self.walk(at, value)
+        elif isinstance(node, list):
+            for i, item in enumerate(node):
+                label = item.get("document", i) if isinstance(item, dict) else i
+                self.walk(f"{where}[{label}]", item)
+
+
+def expected_metrics(fmt: str, flags: list[str]) -> set[str]:
+    if "-t" in flags:
+        names = set(PRESET_METRICS[flags[flags.index("-t") + 1]])
+    elif "-m" in flags:
+        i = flags.index("-m") + 1
+        names = set()
+        while i < len(flags) and not flags[i].startswith("-"):
+            name = flags[i]
+            names |= set(EVERY_METRICS if name == "every" else
+                         (UA_ALL_METRICS if fmt == "ua" else ALL_METRICS) if name == "all" else (name,))
+            i += 1
+    else:
+        names = set(CONLL_PARTS if fmt == "ua" else ALL_METRICS)
+    if set(CONLL_PARTS) <= names:
+        names.add("conll")
+    return names
+
+
+def check_run(label: str, fmt: str, flags: list[str], args: list, perfect: bool):
+    """Run the command line in-process and check everything it printed;
+    the check and the JSON (None unless the run succeeded)."""
+    split = any(f in flags for f in ("-l", "-d", "--only-split-antecedent"))
+    check = Check(label, perfect, split)
+    TOTALS["runs"] += 1
+    try:
+        run = run_cli(*args, *flags, "--output", "json", "-q", "-j", "1")
+    except BaseException as error:  # noqa: BLE001 - a crash is what is looked for
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        frame = traceback.extract_tb(error.__traceback__)[-1]
+        where = f"{Path(frame.filename).parent.name}/{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
+        check.fail("run", f"raised {type(error).__name__}: {error} (at {where})")
+        return check, None
+    if run.code == 2:
+        lines = [line for line in run.err.splitlines() if line.strip()]
+        errors = [line for line in lines if "error:" in line]
+        usage = lines and lines[0].startswith("usage:")
+        if "Traceback" in run.err:
+            check.fail("stderr", "traceback with exit 2")
+        elif len(errors) != 1 or not ERROR_LINE.match(errors[0]):
+            check.fail("stderr", f"exit 2 without exactly one error line: {run.err!r}")
+        elif not usage and len(lines) != 1:
+            check.fail("stderr", f"exit 2 with more than the error line: {run.err!r}")
+        elif run.out:
+            check.fail("stdout", f"exit 2 with output on stdout: {run.out[:200]!r}")
+        TOTALS["refused"] += 1
+        if errors:
+            REFUSALS[re.sub(r"\S*/\S*", "FILE", errors[0])[:150]] += 1
+        return check, None
+    if run.code != 0:
+        check.fail("exit", f"code {run.code!r}, stderr {run.err[-500:]!r}")
+        return check, None
+    if "Traceback" in run.err:
+        check.fail("stderr", f"traceback: {run.err[-500:]!r}")
+    try:
+        data = json.loads(run.out)
+    except ValueError as error:
+        check.fail("stdout", f"not JSON ({error}): {run.out[:200]!r}")
+        return check, None
+    check.walk("", data)
+    wanted = expected_metrics(fmt, flags)
+    if perfect and data.get("key_mentions") and not any(f in flags for f in ("-d", "--only-split-antecedent")):
+        # A figure left at 0 for want of statistics is as wrong as a bad one.
+        for name in MENTION_COUNTED & set(data.get("metrics", {})):
+            if name == "mor" and split:
+                continue
+            if not any(v != 0 for v in _counts_values(data["metrics"][name].get("counts", {}))):
+                check.fail(f"metrics.{name}", f"nothing counted although the key has {data['key_mentions']} "
+                           f"mentions: {data['metrics'][name]}")
+    missing = wanted - set(data.get("metrics", {}))
+    if missing:
+        check.fail("metrics", f"asked for but absent: {sorted(missing)}")
+    sync = flags[flags.index("--sync") + 1] if "--sync" in flags else None
+    if sync and data.get("settings", {}).get("sync") != sync:
+        check.fail("settings.sync", f"{data.get('settings', {}).get('sync')!r}, asked for {sync!r}")
+    if sync == "all":
+        sets = data.get("synchronisation") or {}
+        for name in ("intersection", "union", "key", "response"):
+            got = set((sets.get(name) or {}).get("metrics", {}))
+            lacking = (wanted & CONTINGENCY) - got
+            if lacking:
+                check.fail(f"synchronisation.{name}", f"lacks {sorted(lacking)}")
+        if "mention_identification" not in data:
+            check.fail("mention_identification", "absent with --sync all")
+    if "--confidence" in flags:
+        for name, figure in data.get("metrics", {}).items():
+            if name != "conll" and figure.get("f1") is not None and "interval" not in figure:
+                check.fail(f"metrics.{name}", "no interval with --confidence")
+    if "--errors" in flags:
+        check_errors(check, data)
+    return check, data
+
+
+def check_errors(check: Check, data: dict) -> None:
+    errors = data.get("errors")
+    if not isinstance(errors, dict):
+        check.fail("errors", "absent with --errors")
+        return
+    baseline = errors.get("cost", {}).get("baseline", {})
+    metrics = data.get("metrics", {})
+    for name, value in baseline.items():
+        check.fraction(f"errors.cost.baseline.{name}", value)
+        figure = metrics.get(name)
+        if figure is None:
+            if value is not None:
+                check.fail(f"errors.cost.baseline.{name}", f"{value!r} for a metric the score does not have")
+            continue
+        point = figure.get("f1", figure.get("value"))
+        if "value" in figure and value is None:
+            continue  # a coefficient has no F1
+        if (value is None) != (point is None) or (value is not None and abs(value - point) > EPS):
+            check.fail(f"errors.cost.baseline.{name}", f"{value!r} but the score's F1 is {point!r}")
+    for name in metrics:
+        if name not in baseline:
+            check.fail(f"errors.cost.baseline", f"no {name}")
+    for stage in ("alone", "cumulative"):
+        for category, scores in (errors.get("cost", {}).get(stage) or {}).items():
+            for name, value in scores.items():
+                check.fraction(f"errors.cost.{stage}.{category}.{name}", value)
+    if check.perfect:
+        found = {k: v for k, v in errors.get("counts", {}).items() if v}
+        if found:
+            check.fail("errors.counts", f"errors found in a perfect response: {found}")
+        for row in errors.get("per_document") or []:
+            found = {k: v for k, v in row.get("counts", {}).items() if v}
+            if found:
+                check.fail(f"errors.per_document[{row.get('document')}]", f"errors in a perfect response: {found}")
+
+
+def assert_clean(check: Check) -> None:
+    TOTALS["figures"] += check.figures
+    assert not check.problems, f"{check.label}:\n  " + "\n  ".join(check.problems[:40]) + (
+        f"\n  ... {len(check.problems) - 40} more" if len(check.problems) > 40 else "")
+
+
+# --- the matrix ---
+
+def _cases():
+    """(id, format, kind, flags) for each run; both responses of each."""
+    cases = []
+    for fmt in FORMATS:
+        sets = [axes(fmt)] + ([preset_axes(fmt)] if fmt != "conll" else [])
+        if LONG:
+            rich = [row for values in sets for row in product(values)]
+            small = [row for values in sets for row in pairwise(values, seed=2)]
+        else:
+            rich = [row for values in sets for row in pairwise(values, seed=1)]
+            small = [row for values in sets for row in
+                     pairwise(values if values["scheme"] != PRESETS else _small(values), seed=3)]
+        for kind in matrix_files.KINDS + ("bench",):
+            for row in (rich if kind == "rich" else small):
+                cases.append((f"{fmt}-{kind}-{row_id(fmt, row)}", fmt, kind, flags_of(fmt, row)))
+    return cases
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize("response", ["perfect", "realistic"])
+@pytest.mark.parametrize("fmt,kind,flags", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_matrix(files, fmt, kind, flags, response):
+    key, copy, system = files(fmt, kind)
+    perfect = response == "perfect"
+    check, _ = check_run(f"{fmt} {kind} {response}: corefud-scorer KEY SYS {' '.join(flags)}",
+                         fmt, flags, [key, copy if perfect else system], perfect)
+    assert_clean(check)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_generated_files_are_scored(files, fmt):
+    """The matrix is only worth something if its files are read: the plain
+    call succeeds on every kind but the empty document (which a format may
+    refuse) and counts mentions."""
+    for kind in matrix_files.KINDS + ("bench",):
+        key, copy, system = files(fmt, kind)
+        for response in (copy, system):
+            zeros = ["--keep-zeros"] if fmt == "ua" else []
+            run = run_cli(key, response, "-s", "-a", "exact", *zeros, "--output", "json", "-q", "-j", "1")
+            if kind == "empty-doc" and run.code == 2:
+                continue
+            assert run.code == 0, (fmt, kind, run.err)
+            data = run.json
+            assert data["documents"] >= 1
+            if kind not in ("no-entity",) and not (fmt == "conll" and kind == "zeros"):
+                assert data["key_mentions"] > 0, (fmt, kind)
+
+
+# --- the same annotation in three formats ---
+
+def _figures(block: dict, prefix: str = "") -> dict:
+    out = {}
+    for name, figure in block.items():
+        if not isinstance(figure, dict):
+            continue
+        for field in ("recall", "precision", "f1", "value"):
+            if field in figure:
+                out[f"{prefix}{name}.{field}"] = figure[field]
+        for part, sub in (figure.get("parts") or {}).items():
+            if isinstance(sub, dict):
+                out.update(_figures({f"{name}.{part}": sub}, prefix))
+            else:
+                out[f"{prefix}{name}.parts.{part}"] = sub
+    return out
+
+
+@pytest.mark.parametrize("sync", SYNCS, ids=[f"sync-{s or 'none'}" for s in SYNCS])
+@pytest.mark.parametrize("response", ["perfect", "realistic"])
+def test_same_annotation_same_figures(tmp_path, response, sync):
+    """One annotation (contiguous word mentions, singletons kept, each span in
+    one entity) written as CorefUD, UA and CoNLL-2012 gives the same figure
+    for every measure all three compute."""
+    seeds = range(1, 7) if LONG else range(1, 3)
+    problems = []
+    for seed in seeds:
+        outputs = {}
+        for fmt in FORMATS:
+            key, copy, system = matrix_files.write_pair(tmp_path, fmt, "plain", seed=seed)
+            flags = ["-a", "exact", "-s", "-m", "every", "--per-doc"] + (["--sync", sync] if sync else [])
+            check, data = check_run(f"{fmt} plain seed {seed} {response}", fmt, flags,
+                                    [key, copy if response == "perfect" else system], response == "perfect")
+            TOTALS["figures"] += check.figures
+            # The other invariants are reported too, after the comparison.
+            problems += [f"seed {seed}, {fmt}: {p}" for p in check.problems]
+            if data is None:
+                problems.append(f"seed {seed}, {fmt}: no score to compare")
+                continue
+            figures = _figures(data["metrics"])
+            for name, sets in (data.get("synchronisation") or {}).items():
+                figures.update(_figures(sets["metrics"], f"sync-{name}:"))
+            for i, row in enumerate(data.get("per_document") or []):
+                figures.update(_figures(row["metrics"], f"doc{i}:"))
+            outputs[fmt] = figures
+        if len(outputs) < 2:
+            continue
+        common = set.intersection(*(set(f) for f in outputs.values()))
+        assert any(name.startswith("muc.") for name in common)
+        for name in sorted(common):
+            values = [outputs[fmt][name] for fmt in outputs]
+            if any(v is None for v in values) and not all(v is None for v in values) or \
+                    all(v is not None for v in values) and max(values) - min(values) > EPS:
+                problems.insert(0, f"seed {seed}, {name}: "
+                                + ", ".join(f"{fmt} {outputs[fmt][name]!r}" for fmt in outputs))
+    assert not problems, f"{response}:\n  " + "\n  ".join(problems[:60]) + (
+        f"\n  ... {len(problems) - 60} more" if len(problems) > 60 else "")
+
+
+# --- meaningless combinations, refused before any file is read ---
+
+REFUSED = [
+    ("conll-head", ["--format", "conll", "-a", "head"], "head"),
+    ("conll-partial", ["--format", "conll", "-a", "partial"], "partial"),
+    ("conll-preset", ["--format", "conll", "-t", "crac24"], "CoNLL"),
+    ("alpha-confidence", ["-m", "alpha", "--confidence", "20"], "alpha"),
+    ("kappa-confidence", ["-m", "muc", "kappa", "--confidence", "20"], "kappa"),
+    ("entropy-confidence", ["-m", "entropy", "--confidence", "20"], "entropy"),
+    ("every-confidence", ["-m", "every", "--confidence", "20"], "alpha"),
+    ("sync-all-confidence", ["--sync", "all", "--confidence", "20"], "sync"),
+    ("errors-confidence", ["--errors", "--confidence", "20"], "errors"),
+    ("split-without-singletons", ["-l"], "-s"),
+    ("preset-contradicted", ["-t", "crac24", "-a", "exact"], "crac24"),
+    ("paired-one-system", ["--paired-bs", "20"], "paired"),
+]
+
+
+@pytest.mark.parametrize("flags,word", [r[1:] for r in REFUSED], ids=[r[0] for r in REFUSED])
+def test_meaningless_combination_refused(tmp_path, flags, word):
+    missing_key, missing_sys = tmp_path / "absent-key.conllu", tmp_path / "absent-sys.conllu"
+    run = run_cli(missing_key, missing_sys, *flags, "--output", "json")
+    TOTALS["runs"] += 1
+    lines = [line for line in run.err.splitlines() if line.strip()]
+    errors = [line for line in lines if "error:" in line]
+    assert run.code == 2, (run.code, run.err)
+    assert "Traceback" not in run.err
+    assert len(errors) == 1, run.err
+    assert ARGPARSE_ERROR.match(errors[0]), run.err
+    assert "absent-" not in errors[0], f"a file was looked at before the refusal: {errors[0]}"
+    assert word.lower() in errors[0].lower(), errors[0]
+    assert run.out == ""
+
+
+@pytest.mark.parametrize("match", ["head", "partial"])
+def test_head_matching_refused_on_detected_conll(files, match):
+    """Detected from the files, not only when told: the format has no heads."""
+    key, copy, _ = files("conll", "plain")
+    run = run_cli(key, copy, "-a", match, "--output", "json")
+    TOTALS["runs"] += 1
+    errors = [line for line in run.err.splitlines() if "error:" in line]
+    assert run.code == 2 and len(errors) == 1 and "head" in errors[0], run.err
+    assert run.out == ""
+
+
+# --- real annotation (long form) ---
+
+OPENING = re.compile(r"\(EntityID=([^|)]+)\|MarkableID=([^|)]+)[^()]*\)?")
+
+
+def _ua_response(text: str, seed: int) -> str:
+    """A UA response made at the text level: some one-token markables dropped
+    and some markables moved to another entity, each only where its entity
+    keeps another markable (neither a plural named by an ElementOf, a
+    bridging anchor nor a discontinuous markable is touched, so the file
+    stays valid)."""
+    rng = random.Random(seed)
+    lines = text.split("\n")
+    columns = next(line.split("=", 1)[1].split() for line in lines if line.startswith("# global.columns"))
+    column = columns.index("IDENTITY")
+    cells = [line.split() if line and not line.startswith("#") else None for line in lines]
+    protected = set(re.findall(r"MentionAnchor=([^|)]+)", text))
+    plurals = {x for group in re.findall(r"ElementOf=([^|)]+)", text) for x in group.split(",")}
+    openings: dict = {}
+    members: dict = {}
+    for row in cells:
+        if row and len(row) > column:
+            for entity, mid in OPENING.findall(row[column]):
+                openings[mid] = openings.get(mid, 0) + 1
+                members.setdefault(entity, set()).add(mid)
+    entities = sorted(e for e in members if not e.endswith("-Pseudo") and e not in plurals)
+
+    def change(found):
+        whole, entity, mid = found.group(0), found.group(1), found.group(2)
+        if mid in protected or openings[mid] > 1 or entity in plurals or entity.endswith("-Pseudo") \
+                or len(members[entity]) < 2:
+            return whole
+        r = rng.random()
+        if r < 0.15 and whole.endswith(")"):
+            members[entity].discard(mid)
+            return ""
+        if r < 0.35:
+            target = rng.choice(entities)
+            members[entity].discard(mid)
+            members[target].add(mid)
+            return whole.replace(f"EntityID={entity}|", f"EntityID={target}|", 1)
+        return whole
+
+    for i, row in enumerate(cells):
+        if row and len(row) > column and row[column] != "_":
+            changed = OPENING.sub(change, row[column])
+            if changed != row[column]:
+                row[column] = changed or "_"
+                lines[i] = "\t".join(row)
+    return "\n".join(lines)
+
+
+@pytest.fixture(scope="session")
+def real_files(tmp_path_factory):
+    root = tmp_path_factory.mktemp("real")
+    made: dict = {}
+
+    def get(name: str):
+        if name in made:
+            return made[name]
+        if name == "gum":
+            if not GUM.is_file() or not os.access(GUM, os.R_OK):
+                pytest.skip(f"{GUM} absent")
+            sys.path.insert(0, str(ROOT / "tools"))
+            try:
+                import perturb
+                response = root / "gum.response.conllu"
+                assert perturb.main([str(GUM), str(response), "--seed", "1", "-q",
+                                     "--rate", "gap=0.05", "--rate", "dup=0.02"]) == 0
+            finally:
+                sys.path.remove(str(ROOT / "tools"))
+            made[name] = (str(GUM), str(GUM), str(response))
+        else:
+            if not CODI.is_file() or not os.access(CODI, os.R_OK):
+                pytest.skip(f"{CODI} absent")
+            response = root / "codi.response.conllu"
+            response.write_text(_ua_response(CODI.read_text(encoding="utf-8"), 1), encoding="utf-8")
+            made[name] = (str(CODI), str(CODI), str(response))
+        return made[name]
+    return get
+
+
+def _real_cases():
+    if not LONG:
+        return []
+    cases = []
+    for name, fmt in (("gum", "corefud"), ("codi", "ua")):
+        for row in pairwise(axes(fmt), seed=4):
+            cases.append((f"{name}-{row_id(fmt, row)}", name, fmt, flags_of(fmt, row)))
+    return cases
+
+
+REAL = _real_cases()
+
+
+@pytest.mark.skipif(not LONG, reason="the long form only (COREFUD_MATRIX=long)")
+@pytest.mark.parametrize("response", ["perfect", "realistic"])
+@pytest.mark.parametrize("name,fmt,flags", [c[1:] for c in REAL] or [("gum", "corefud", [])],
+                         ids=[c[0] for c in REAL] or ["none"])
+def test_matrix_real(real_files, name, fmt, flags, response):
+    key, copy, system = real_files(name)
+    perfect = response == "perfect"
+    check, _ = check_run(f"{name} {response}: corefud-scorer KEY SYS {' '.join(flags)}", fmt, flags,
+                         [key, copy if perfect else system], perfect)
+    assert_clean(check)
