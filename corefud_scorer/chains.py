@@ -406,6 +406,28 @@ def contingency(c: Chains):
                        recall, precision, recall)
 
 
+def occurrence_contingency(c: Chains):
+    """The chains as two partitions of mentions, for the measures v8.01 does
+    not have and for synchronisation: a mention is an id's occurrence on its
+    side (an id standing in two chains is two mentions there, the first
+    occurrence on one side being the first on the other), so each side is a
+    partition and every figure stays within its bounds where spans repeat."""
+    from .measures import contingency_of
+
+    def occurrences(chains):
+        seen: dict = {}
+        out = []
+        for chain in chains:
+            entity = []
+            for m in chain:
+                entity.append((m, seen.get(m, 0)))
+                seen[m] = seen.get(m, 0) + 1
+            out.append(entity)
+        return out
+
+    return contingency_of(occurrences(c.key), occurrences(c.response))
+
+
 def lea(c: Chains) -> Counts:
     from .metrics import lea as contingency_lea
     return contingency_lea(contingency(c))

@@ -64,7 +64,7 @@ def document_counts(prepared: Prepared, metrics, sync: str | None = None) -> dic
 
     names = list(dict.fromkeys(metrics))
     shared = [n for n in names if of_contingency(n) and (sync is not None or n not in V8_METRICS)]
-    out = contingency_counts(v8.contingency(prepared.chains), shared, sync) if shared else {}
+    out = contingency_counts(v8.occurrence_contingency(prepared.chains), shared, sync) if shared else {}
     for name in names:
         if name in out:
             continue
@@ -112,7 +112,7 @@ def score_document(key_source, response_source, options: Options):
                           "scores them", _repeat_place(source, repeats[0].span), len(repeats)))
     sizes = (sum(len(k) for k in c.key), sum(len(r) for r in c.response), len(c.key), len(c.response))
     result = document_result(key_source.doc_id, lambda metrics, sync: document_counts(prepared, metrics, sync),
-                             v8.contingency(c), options, sizes, key_source.tokens)
+                             v8.occurrence_contingency(c), options, sizes, key_source.tokens)
     dropped = {"key_singletons_dropped": prepared.singletons[0],
                "response_singletons_dropped": prepared.singletons[1]}
     return Outcome(result, [], [], notes, dropped)

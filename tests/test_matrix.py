@@ -63,7 +63,11 @@ ARGPARSE_ERROR = re.compile(r"^corefud-scorer: error: ")
 
 # --- what was checked, for the closing line ---
 
-TOTALS = {"runs": 0, "figures": 0, "refused": 0}
+TOTALS = {"runs": 0, "figures": 0, "refused": 0, "explained": 0}
+# The warnings that say a perfect response is not read as the identity: a span
+# standing in two entities, or twice, is scored as the reference scorers score
+# it (1.2's last-entity lookup, v8.01's ids), which the scorer keeps and says.
+READ_AS_THE_REFERENCE_SCORERS = ("spans in more than one entity", "repeated mentions")
 REFUSALS: collections.Counter = collections.Counter()
 
 
@@ -82,7 +86,8 @@ def _totals(request):
             reporter.write("\n")
             reporter.write_line(f"matrix ({'long' if LONG else 'sample'}): {TOTALS['runs']} runs, "
                                 f"{TOTALS['figures']} figures checked, {TOTALS['refused']} refused "
-                                "with one error line")
+                                f"with one error line, {TOTALS['explained']} perfect responses read as "
+                                "the reference scorers read a repeated span, with its warning")
             for message, count in REFUSALS.most_common(8):
                 reporter.write_line(f"  refused {count} times: {message}")
 
@@ -430,6 +435,10 @@ def check_run(label: str, fmt: str, flags: list[str], args: list, perfect: bool)
     except ValueError as error:
         check.fail("stdout", f"not JSON ({error}): {run.out[:200]!r}")
         return check, None
+    if perfect and any(said in warning for warning in data.get("warnings", ())
+                       for said in READ_AS_THE_REFERENCE_SCORERS):
+        check.perfect = False
+        TOTALS["explained"] += 1
     check.walk("", data)
     wanted = expected_metrics(fmt, flags)
     if perfect and data.get("key_mentions") and not any(f in flags for f in ("-d", "--only-split-antecedent")):
