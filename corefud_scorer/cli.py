@@ -21,7 +21,7 @@ from .presets import PRESETS, describe
 from .readers import formats
 from .comparison import Resampling
 from .profile import OPTIONAL_FEATURES
-from .results import ALL_METRICS, CONLL_PARTS, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options, format_profile
+from .results import ALL_METRICS, CONLL_PARTS, CONLL_SCORE, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options, format_profile
 from .significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL
 
 PROG = "corefud-scorer"
@@ -31,7 +31,7 @@ INTERRUPTED = 130
 def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
     # Defaults are filled in after parsing, so that a flag given against a
     # preset can be told from a default.
-    parser.add_argument("-m", "--metrics", nargs="+", choices=[*GROUPS, "conll", *METRIC_NAMES],
+    parser.add_argument("-m", "--metrics", nargs="+", choices=[*GROUPS, *METRIC_NAMES],
                         help="metrics to compute (CorefUD files: default all = " + " ".join(ALL_METRICS)
                         + "; UA files: default conll = muc bcub ceafe, all = " + " ".join(UA_ALL_METRICS)
                         + "; every = all, mention and the further measures)")
@@ -253,8 +253,9 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
     if keep_split and not args.keep_singletons:
         parser.error("-l/--keep-split-antecedents needs -s/--keep-singletons "
                      "(an antecedent of a plural may be a singleton)")
-    if args.metrics and "conll" in args.metrics:
-        args.metrics = [m for name in args.metrics for m in (CONLL_PARTS if name == "conll" else (name,))]
+    if args.metrics and CONLL_SCORE in args.metrics:
+        # Expanded here, so that a preset's metrics compare with the parts.
+        args.metrics = [m for name in args.metrics for m in (CONLL_PARTS if name == CONLL_SCORE else (name,))]
     if args.form_check and args.no_form_check:
         parser.error("--form-check contradicts --no-form-check")
     if args.exact_match and args.match not in (None, "exact"):

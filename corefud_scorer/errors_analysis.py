@@ -797,10 +797,11 @@ METHODS = {
 def _scores(documents_counts: list[dict], options) -> dict:
     from types import SimpleNamespace
 
+    from .results import CONLL_SCORE
     from .summary import summarize
 
     metrics, conll = summarize([SimpleNamespace(counts=c) for c in documents_counts], options.metric_list)
-    out = {"conll": conll}
+    out = {CONLL_SCORE: conll}
     for name, score in metrics.items():
         # A measure that is one number (an agreement coefficient) is its value.
         out[name] = score.value if score.value is not None else score.f1

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from .errors import ScorerError
 from .errors_analysis import CATEGORIES, LABELS, METHODS, ErrorReport
+from .results import CONLL_SCORE
 
 
 def primary(scores: dict) -> tuple[str, float | None]:
     """The CoNLL F1 when computed, else the first metric's F1."""
-    if scores.get("conll") is not None:
-        return "CoNLL F1", scores["conll"]
+    if scores.get(CONLL_SCORE) is not None:
+        return "CoNLL F1", scores[CONLL_SCORE]
     for name, value in scores.items():
-        if name != "conll":
+        if name != CONLL_SCORE:
             return f"{name} F1", value
     return "F1", None
 

@@ -14,6 +14,10 @@ from dataclasses import dataclass, field
 
 from .errors import ScorerError
 
+# The layouts of the text output: scorer 1.2's, and the UA scorer's.
+SCORER_12_TEXT = "scorer 1.2"
+UA_SCORER_TEXT = "UA scorer"
+
 # The options a format may lack, by their command-line spelling.
 OPTIONAL_FEATURES = {
     "keep_zeros": "--keep-zeros",
@@ -34,8 +38,8 @@ class FormatProfile:
     for files of this format. ``matching_modes`` are the ``-a`` modes the
     format can honour (head-based ones need heads), ``features`` the
     optional settings it supports (keys of :data:`OPTIONAL_FEATURES`).
-    ``text`` names the layout of its text output (``"corefud"``: scorer
-    1.2's, ``"ua"``: the UA scorer's) and ``repeated_spans`` whose reading
+    ``text`` names the layout of its text output (:data:`SCORER_12_TEXT`
+    or :data:`UA_SCORER_TEXT`) and ``repeated_spans`` whose reading
     of a span given twice it follows (``"1.2"`` or ``"v8.01"``, the
     reference scorer's)."""
 
@@ -45,7 +49,7 @@ class FormatProfile:
     all_metrics: tuple[str, ...]
     matching_modes: tuple[str, ...]
     features: frozenset = field(default_factory=frozenset)
-    text: str = "corefud"
+    text: str = SCORER_12_TEXT
     repeated_spans: str = "1.2"
     why_not: dict = field(default_factory=dict)  # mode or feature -> why the format cannot honour it
 

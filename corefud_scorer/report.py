@@ -23,8 +23,9 @@ import json
 from dataclasses import asdict
 
 from .measures import MEASURE_NAMES, ONE_NUMBER, SYNC_OPTIONS
+from .profile import UA_SCORER_TEXT
 from .readers import profiles
-from .results import CONLL_PARTS, DocumentResult, MetricScore, Options, Result
+from .results import CONLL_PARTS, CONLL_SCORE, DocumentResult, MetricScore, Options, Result
 from .metrics import MENTION_METRICS, ordered_sum
 
 SCHEMA_VERSION = 1
@@ -143,7 +144,7 @@ def render_text(result: Result, options: Options, decimals: int = 2) -> str:
     when asked, ``-w``), the UA scorer's for the others."""
     fmt = result.settings.get("format") or options.format
     # Documents scored from the model ("model") print the default format's text.
-    if fmt in profiles() and profiles()[fmt].text == "ua":
+    if fmt in profiles() and profiles()[fmt].text == UA_SCORER_TEXT:
         return render_ua_text(result, options.for_format(fmt), decimals)
     lines = [header(options)]
     for name in options.requested:
@@ -182,15 +183,15 @@ def render_synchronisation(result: Result, options: Options) -> str:
              f"Mention identification  Recall: {_percent(found.recall)}  "
              f"Precision: {_percent(found.precision)}  F1: {_percent(found.f1)}\n"]
     names = [n for n in options.metric_list if n not in MENTION_METRICS]
-    if any(result.synchronisation[o]["conll"] is not None for o in SYNC_OPTIONS):
-        names.append("conll")
+    if any(result.synchronisation[o][CONLL_SCORE] is not None for o in SYNC_OPTIONS):
+        names.append(CONLL_SCORE)
     rows = [["", *["R", "P", "F1"] * len(SYNC_OPTIONS)]]
     for name in names:
         row = [name]
         for option in SYNC_OPTIONS:
             synced = result.synchronisation[option]
-            if name == "conll":
-                row += ["", "", _percent(synced["conll"])]
+            if name == CONLL_SCORE:
+                row += ["", "", _percent(synced[CONLL_SCORE])]
                 continue
             score = synced["metrics"][name]
             if score.recall is not None:

@@ -22,8 +22,11 @@ UA_ALL_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mention", "m
 ANAPHORA_METRIC_NAMES = ("non-referring", "bridging")
 METRIC_NAMES = EVERY_METRICS + ANAPHORA_METRIC_NAMES
 CONLL_PARTS = ("muc", "bcub", "ceafe")
+# The CoNLL score's name in JSON and tables (the mean F1 of CONLL_PARTS), and
+# the -m group that asks for its parts.
+CONLL_SCORE = "conll"
 SYNC_CHOICES = measures.SYNC_OPTIONS + ("all",)
-GROUPS = {"all": ALL_METRICS, "every": EVERY_METRICS}
+GROUPS = {"all": ALL_METRICS, "every": EVERY_METRICS, CONLL_SCORE: CONLL_PARTS}
 # Options whose None means "the format's default" (its profile's ``defaults``).
 FORMAT_DEFAULTED = ("metrics", "match", "zero_match", "keep_zeros", "check_forms")
 # Boolean options a format may not support (its profile's ``features``).

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..errors import ScorerError
-from ..profile import FormatProfile
+from ..profile import UA_SCORER_TEXT, FormatProfile
 from ..model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, Entity, Mention,
                      NonReferring, Sentence, SourceDocument)
 from .files import read_text
@@ -40,7 +40,7 @@ PROFILE = FormatProfile(
     matching_modes=("exact", "partial", "head", "partial-craft"),
     features=frozenset({"keep_zeros", "keep_split_antecedents", "discourse_deixis", "only_split_antecedent",
                         "shared_task"}),
-    text="ua",
+    text=UA_SCORER_TEXT,
     why_not={"np_only": "needs the parse column of CoNLL-2012 files",
              "remove_nested_mentions": "is defined for CoNLL-2012 files"},
 )
