@@ -21,7 +21,7 @@ from .presets import PRESETS, describe
 from .readers import formats
 from .comparison import Resampling
 from .results import ALL_METRICS, CONLL_PARTS, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options
-from .significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL
+from .significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, not_resampled
 
 PROG = "corefud-scorer"
 DEFAULTS = {"match": "head", "zero_match": "dependent", "metrics": ["all"], "keep_singletons": False}
@@ -203,16 +203,15 @@ def resampling_from(args: argparse.Namespace, parser: argparse.ArgumentParser, s
 
 
 def _measures_alone(parser: argparse.ArgumentParser, options: Options, compared: bool) -> None:
-    """Several systems, intervals and tests resample recall and precision
-    statistics: not the agreement coefficients' or entropy's, nor --sync all."""
+    """Several systems, intervals and tests resample statistics that add
+    across documents (:func:`.significance.not_resampled` says which are
+    refused), for one synchronisation, not --sync all."""
     if not compared:
         return
-    from .measures import ZERO
-
-    unsupported = [name for name in options.metric_list if name in ZERO]
+    unsupported = not_resampled(options.metric_list)
     if unsupported:
         parser.error(f"{', '.join(unsupported)}: not with several systems, --confidence or the tests "
-                     "(their statistics are not recall and precision fractions)")
+                     "(agreement coefficients are one number, not recall and precision)")
     if options.sync == "all":
         parser.error("--sync all: not with several systems, --confidence or the tests; give one synchronisation")
 
