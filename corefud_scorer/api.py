@@ -50,10 +50,10 @@ def score_many(pairs: list[tuple], options: Options | None = None, jobs: int = 1
                               "score each format on its own")
         if found:
             # What the options mean (``all``, above all) depends on the format.
-            options = options.for_format(found.pop())
+            options = _conll_only(options.for_format(found.pop()))
         for (key_name, key_path), (response_name, response_path) in file_pairs:
             fmt = options.format
-            documents = paired_documents(read_documents(key_path, "key", fmt),
+            documents = paired_documents(read_documents(key_path, "key", fmt, parses=options.np_only),
                                          read_documents(response_path, "response", fmt),
                                          key_path, response_path, options.check_forms)
             streams.append(Stream(key_name, response_name, documents))
@@ -61,6 +61,15 @@ def score_many(pairs: list[tuple], options: Options | None = None, jobs: int = 1
                              **file_settings(key_name, key_path, response_name, response_path)})
         scored = score_streams(streams, options, jobs, progress)
     return [_result(s, options, settings_) for s, settings_ in zip(scored, settings)]
+
+
+def _conll_only(options: Options) -> Options:
+    """The mention filters read CoNLL-2012 parses and chains; elsewhere they
+    would be silently ignored."""
+    if (options.np_only or options.remove_nested) and options.format != "conll":
+        raise ScorerError("np_only and remove_nested are for CoNLL-2012 files, "
+                          f"not {options.format or 'corefud'} ones")
+    return options
 
 
 def score_systems(groups: list[tuple], options: Options | None = None, jobs: int = 1,
@@ -85,13 +94,13 @@ def score_systems(groups: list[tuple], options: Options | None = None, jobs: int
             raise ScorerError(f"the files are in different formats ({', '.join(sorted(found))}); "
                               "score each format on its own")
         if found:
-            options = options.for_format(found.pop())
+            options = _conll_only(options.for_format(found.pop()))
         at = 0
         for key, responses in groups:
             (key_name, key_path), named = files[at], files[at + 1:at + 1 + len(responses)]
             at += 1 + len(responses)
             fmt = options.format
-            documents = documents_against_key(read_documents(key_path, "key", fmt),
+            documents = documents_against_key(read_documents(key_path, "key", fmt, parses=options.np_only),
                                               [read_documents(path, "response", fmt) for _, path in named],
                                               key_path, [path for _, path in named], options.check_forms)
             streams.append(KeyedStream(key_name, [name for name, _ in named], documents))

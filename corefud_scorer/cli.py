@@ -64,9 +64,11 @@ def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-boundary-crossing", action="store_true",
                         help="UA markables closed by name may cross others (always accepted; "
                         "the UA scorer's flag)")
-    parser.add_argument("--np-only", action="store_true", help="CoNLL files: only NP mentions")
+    parser.add_argument("--np-only", action="store_true",
+                        help="CoNLL files: leave out the mentions the key's parse (sixth column) makes "
+                        "verb phrases, as the UA scorer's CoNLL reader does")
     parser.add_argument("--remove-nested-mentions", action="store_true",
-                        help="CoNLL files: only mentions inside no other")
+                        help="CoNLL files: leave out each mention inside another of its entity")
     parser.add_argument("-t", "--shared-task", choices=sorted(PRESETS),
                         help="the settings of a CRAC shared task's official ranking")
     parser.add_argument("--format", choices=formats(),
@@ -296,6 +298,8 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
         keep_split_antecedents=keep_split,
         discourse_deixis=args.evaluate_discourse_deixis,
         only_split_antecedent=args.only_split_antecedent,
+        np_only=args.np_only,
+        remove_nested=args.remove_nested_mentions,
     )
 
 
@@ -411,6 +415,8 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
         parser.error("only one of KEY and SYS can be - (standard input)")
     _distinct(parser, args.sys_files)
     resampling = resampling_from(args, parser, len(args.sys_files))
+    if args.errors and (options.np_only or options.remove_nested):
+        parser.error("--errors analyses the mentions as read: not with --np-only or --remove-nested-mentions")
     if args.errors and (len(args.sys_files) > 1 or resampling.asked or "-" in files):
         parser.error("--errors analyses one response file (not - : it is read a second time), "
                      "without intervals or tests")
@@ -468,6 +474,9 @@ def errors_main(argv: list[str], stdout, stderr) -> int:
         parser.error("only one of KEY and SYS can be - (standard input)")
     if resampling_from(args, parser, 1).asked:
         parser.error("errors: intervals and tests are for scores, not for the error analysis")
+    if options.np_only or options.remove_nested:
+        parser.error("errors: the analysis reads the mentions as written, not with --np-only or "
+                     "--remove-nested-mentions")
     if args.plot:
         from .plot import check_plot_path
 

@@ -59,7 +59,10 @@ class Options:
     (score plural entities with the set of entities they are made of; needs
     ``keep_singletons``), ``discourse_deixis`` (score the discourse-deixis
     entities instead of the identity ones) and ``only_split_antecedent``
-    (score only the alignment of split antecedents).
+    (score only the alignment of split antecedents). For CoNLL-2012 files,
+    ``np_only`` leaves out the mentions the key's parse makes verb phrases
+    and ``remove_nested`` the mentions inside another of their entity
+    (:mod:`corefud_scorer.conll_filters`).
     """
 
     metrics: tuple[str, ...] | str = ("all",)
@@ -73,6 +76,8 @@ class Options:
     keep_split_antecedents: bool = False
     discourse_deixis: bool = False
     only_split_antecedent: bool = False
+    np_only: bool = False
+    remove_nested: bool = False
 
     def __post_init__(self):
         metrics = (self.metrics,) if isinstance(self.metrics, str) else tuple(self.metrics)

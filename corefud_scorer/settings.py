@@ -48,6 +48,9 @@ def option_settings(options: Options, fmt: str | None = None) -> dict:
         "keep_split_antecedents": options.keep_split_antecedents,
         "evaluate_discourse_deixis": options.discourse_deixis,
         "only_split_antecedent": options.only_split_antecedent,
+        # Only when asked: the settings of other runs read as before.
+        **({"np_only": True} if options.np_only else {}),
+        **({"remove_nested_mentions": True} if options.remove_nested else {}),
     }
 
 
@@ -88,6 +91,10 @@ def signature(options: Options, fmt: str | None, test: str | None = None, sample
     if options.sync is not None:
         # Synchronisation changes the figures; absent, the line reads as before.
         fields.append(f"sync:{options.sync}")
+    if options.np_only:
+        fields.append("np-only")
+    if options.remove_nested:
+        fields.append("no-nested")
     fields.append(f"test:{test}-{samples}" if test else "test:none")
     if confidence:
         fields.append(f"ci:{level * 100:g}%-{confidence}")
