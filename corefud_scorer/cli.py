@@ -16,6 +16,7 @@ import sys
 
 from . import __version__, memory
 from .errors import ScorerError, run_command
+from .interrupts import report as report_interrupt
 from .parallel import available_cores
 from .presets import PRESETS, describe
 from .readers import formats
@@ -28,7 +29,6 @@ DEFAULTS = {"match": "head", "zero_match": "dependent", "metrics": ["all"], "kee
 # The UA scorer's defaults, for UA files.
 OTHER_DEFAULTS = {"match": "exact", "zero_match": "linear", "metrics": list(CONLL_PARTS),
                   "keep_singletons": False}
-INTERRUPTED = 130
 
 
 def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
@@ -380,8 +380,7 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
         print(f"{PROG}: error: {err}", file=stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=stderr)
-        return INTERRUPTED
+        return report_interrupt(PROG, stderr)
 
 
 def _signature(options: Options, fmt, resampling: Resampling) -> str:
