@@ -1,6 +1,13 @@
 """``python -m corefud_scorer`` and the ``corefud-scorer`` command."""
 
-import os
+# First of all, before the heavy imports: an interrupt from here on is one
+# line and exit 130 (spawned workers import this module as __mp_main__).
+if __name__ in ("__main__", "corefud_scorer.__main__"):
+    from .interrupts import install
+
+    install("corefud-scorer")
+
+import os  # noqa: E402
 
 
 def entry_point() -> None:

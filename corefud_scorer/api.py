@@ -53,7 +53,7 @@ def score_many(pairs: list[tuple], options: Options | None = None, jobs: int = 1
             options = options.for_format(found.pop())
         for (key_name, key_path), (response_name, response_path) in file_pairs:
             fmt = options.format
-            documents = paired_documents(read_documents(key_path, "key", fmt),
+            documents = paired_documents(read_documents(key_path, "key", fmt, parses=options.np_only),
                                          read_documents(response_path, "response", fmt),
                                          key_path, response_path, options.check_forms)
             streams.append(Stream(key_name, response_name, documents))
@@ -91,7 +91,7 @@ def score_systems(groups: list[tuple], options: Options | None = None, jobs: int
             (key_name, key_path), named = files[at], files[at + 1:at + 1 + len(responses)]
             at += 1 + len(responses)
             fmt = options.format
-            documents = documents_against_key(read_documents(key_path, "key", fmt),
+            documents = documents_against_key(read_documents(key_path, "key", fmt, parses=options.np_only),
                                               [read_documents(path, "response", fmt) for _, path in named],
                                               key_path, [path for _, path in named], options.check_forms)
             streams.append(KeyedStream(key_name, [name for name, _ in named], documents))

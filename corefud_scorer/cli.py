@@ -16,13 +16,14 @@ import sys
 
 from . import __version__, memory
 from .errors import ScorerError, run_command
+from .interrupts import report as report_interrupt
 from .parallel import available_cores
 from .presets import PRESETS, describe
 from .readers import formats
 from .comparison import Resampling
 from .profile import OPTIONAL_FEATURES
 from .results import ALL_METRICS, CONLL_PARTS, CONLL_SCORE, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options, format_profile
-from .significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL
+from .significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, not_resampled
 
 PROG = "corefud-scorer"
 INTERRUPTED = 130
@@ -61,9 +62,11 @@ def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-boundary-crossing", action="store_true",
                         help="UA markables closed by name may cross others (always accepted; "
                         "the UA scorer's flag)")
-    parser.add_argument("--np-only", action="store_true", help="CoNLL files: only NP mentions")
+    parser.add_argument("--np-only", action="store_true",
+                        help="CoNLL files: leave out the mentions the key's parse (sixth column) makes "
+                        "verb phrases, as the UA scorer's CoNLL reader does")
     parser.add_argument("--remove-nested-mentions", action="store_true",
-                        help="CoNLL files: only mentions inside no other")
+                        help="CoNLL files: leave out each mention inside another of its entity")
     parser.add_argument("-t", "--shared-task", choices=sorted(PRESETS),
                         help="the settings of a CRAC shared task's official ranking")
     parser.add_argument("--format", choices=formats(),
@@ -200,16 +203,15 @@ def resampling_from(args: argparse.Namespace, parser: argparse.ArgumentParser, s
 
 
 def _measures_alone(parser: argparse.ArgumentParser, options: Options, compared: bool) -> None:
-    """Several systems, intervals and tests resample recall and precision
-    statistics: not the agreement coefficients' or entropy's, nor --sync all."""
+    """Several systems, intervals and tests resample statistics that add
+    across documents (:func:`.significance.not_resampled` says which are
+    refused), for one synchronisation, not --sync all."""
     if not compared:
         return
-    from .registry import MEASURES
-
-    unsupported = [name for name in options.metric_list if not MEASURES[name].resampled]
+    unsupported = not_resampled(options.metric_list)
     if unsupported:
         parser.error(f"{', '.join(unsupported)}: not with several systems, --confidence or the tests "
-                     "(their statistics are not recall and precision fractions)")
+                     "(agreement coefficients are one number, not recall and precision)")
     if options.sync == "all":
         parser.error("--sync all: not with several systems, --confidence or the tests; give one synchronisation")
 
@@ -228,6 +230,14 @@ def _format_of(args: argparse.Namespace) -> str:
     return detect_format(key)
 
 
+def as_scored(options: Options, results) -> Options:
+    """The options with the format the files were scored in (what ``all``
+    and the defaults meant there), for what the command line prints about
+    them: the text, the signature, the figures compared."""
+    fmt = next((r.settings.get("format") for r in results if r.settings.get("format") in formats()), None)
+    return options.for_format(fmt) if fmt else options
+
+
 def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
                  stderr=None) -> Options:
     """Options from flags and a preset; what a flag leaves unset takes the
@@ -237,10 +247,8 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
     file is read."""
     fmt = _format_of(args)
     profile = format_profile(fmt)
-    for feature, on in (("np_only", args.np_only), ("remove_nested_mentions", args.remove_nested_mentions),
-                        ("shared_task", args.shared_task)):
-        if on and not profile.supports(feature):
-            raise profile.refuse(feature, OPTIONAL_FEATURES[feature])
+    if args.shared_task and not profile.supports("shared_task"):
+        raise profile.refuse("shared_task", OPTIONAL_FEATURES["shared_task"])
     if args.match == "partial-corefud":
         args.match = "partial"
     keep_split = args.keep_split_antecedents
@@ -285,6 +293,8 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
         keep_split_antecedents=keep_split,
         discourse_deixis=args.evaluate_discourse_deixis,
         only_split_antecedent=args.only_split_antecedent,
+        np_only=args.np_only,
+        remove_nested=args.remove_nested_mentions,
     )
     # The format's own check, now, on the format the key is in.
     options.for_format(fmt)
@@ -372,8 +382,7 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
         print(f"{PROG}: error: {err}", file=stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=stderr)
-        return INTERRUPTED
+        return report_interrupt(PROG, stderr)
 
 
 def _signature(options: Options, fmt, resampling: Resampling) -> str:
@@ -406,6 +415,8 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
         parser.error("only one of KEY and SYS can be - (standard input)")
     _distinct(parser, args.sys_files)
     resampling = resampling_from(args, parser, len(args.sys_files))
+    if args.errors and (options.np_only or options.remove_nested):
+        parser.error("--errors analyses the mentions as read: not with --np-only or --remove-nested-mentions")
     if args.errors and (len(args.sys_files) > 1 or resampling.asked or "-" in files):
         parser.error("--errors analyses one response file (not - : it is read a second time), "
                      "without intervals or tests")
@@ -417,6 +428,7 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
         return _systems_main(args, options, resampling, stdout, stderr)
     (result,) = _run([(args.key_file, args.sys_files[0])], options, args, stderr)
     errors = _errors(args.key_file, args.sys_files[0], options, args.jobs) if args.errors else None
+    options = as_scored(options, [result])
     _report([result], args, stderr)
     if args.output == "json":
         data = {**result.to_dict(per_document=args.per_doc),
@@ -463,12 +475,17 @@ def errors_main(argv: list[str], stdout, stderr) -> int:
         parser.error("only one of KEY and SYS can be - (standard input)")
     if resampling_from(args, parser, 1).asked:
         parser.error("errors: intervals and tests are for scores, not for the error analysis")
+    if options.np_only or options.remove_nested:
+        parser.error("errors: the analysis reads the mentions as written, not with --np-only or "
+                     "--remove-nested-mentions")
     if args.plot:
         from .plot import check_plot_path
 
         check_plot_path(args.plot)
     memory.freeze()
     report = _errors(args.key_file, args.sys_file, options, args.jobs)
+    if report.format:
+        options = options.for_format(report.format)
     if args.plot:
         plot_errors(report, args.plot)
     if args.output == "json":
@@ -501,6 +518,7 @@ def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr
     finally:
         progress.close()
     _report(results, args, stderr)
+    options = as_scored(options, results)
     names = list(args.sys_files)
     signature = _signature(options, results[0].settings.get("format"), resampling)
     systems = compare(names, [[r.documents] for r in results], [pair_figures(r) for r in results],
@@ -580,6 +598,7 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
     for bench in benches:
         _report(bench.results, args, stderr)
     fmt = benches[0].results[0].settings.get("format") if benches[0].results else None
+    options = as_scored(options, benches[0].results)
     signature = _signature(options, fmt, resampling)
     systems = None
     if several or resampling.asked:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import chains as v8
+from . import conll_filters
 from .errors import ScorerError
 from .metrics import BlancCounts, Counts
 from .results import Options
@@ -49,9 +50,24 @@ def _spans(source, keep_singletons: bool):
     return entities, dropped
 
 
-def prepare(key_source, response_source, keep_singletons: bool) -> Prepared:
+def _filtered(entities, key_source, options: Options):
+    """The UA scorer's mention filters, NP-only first (:mod:`.conll_filters`);
+    both read the key's tokens, which the response's match."""
+    if options.np_only:
+        parses = key_source.parses
+        entities = conll_filters.np_only(
+            entities, lambda span: conll_filters.span_label(parses[span[0]:span[1] + 1]))
+    if options.remove_nested:
+        sentence = [s for s, length in enumerate(key_source.sentence_lengths) for _ in range(length)]
+        entities = conll_filters.remove_nested(entities, sentence.__getitem__, options.keep_singletons)
+    return entities
+
+
+def prepare(key_source, response_source, keep_singletons: bool, options: Options | None = None) -> Prepared:
     key, key_dropped = _spans(key_source, keep_singletons)
     response, response_dropped = _spans(response_source, keep_singletons)
+    if options is not None and (options.np_only or options.remove_nested):
+        key, response = _filtered(key, key_source, options), _filtered(response, key_source, options)
     return Prepared(v8.identify(key, response), key_source, response_source, (key_dropped, response_dropped))
 
 
@@ -102,7 +118,7 @@ def score_document(key_source, response_source, options: Options):
 
     from .scoring import document_result
 
-    prepared = prepare(key_source, response_source, options.keep_singletons)
+    prepared = prepare(key_source, response_source, options.keep_singletons, options)
     c = prepared.chains
     notes = []
     for label, repeats, source in (("key", c.key_repeats, key_source),

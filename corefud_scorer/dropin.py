@@ -18,13 +18,26 @@ from __future__ import annotations
 import os
 import sys
 
-from . import __version__, chains as v8, memory
-from .check import check_documents
-from .errors import ScorerError, run_command
-from .readers.conll2012 import ConllDocument, read_documents
-from .report_v8 import PairScore, render
-
 PROG = "conll-scorer"
+# As the command (not imported by a library caller), first of all: an
+# interrupt from here on is one line and exit 130 (entry_point does it too,
+# for a command under another name).
+if __name__ == "__main__" or os.path.basename(sys.argv[0]) == PROG:
+    from .interrupts import install
+
+    install(PROG)
+
+from typing import TYPE_CHECKING  # noqa: E402
+
+from . import __version__  # noqa: E402
+from .errors import ScorerError, run_command  # noqa: E402
+
+# Imported when used: the command sets up its interrupt handling first
+# (entry_point), and this module's import is all that comes before.
+if TYPE_CHECKING:
+    from .readers.conll2012 import ConllDocument
+    from .report_v8 import PairScore
+
 METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "all")
 USAGE = f"""usage: {PROG} METRIC KEY RESPONSE [none|DOCNAME]
 
@@ -42,13 +55,14 @@ def version_line() -> str:
     return f"version: {__version__} corefud_scorer\n"
 
 
-SCORERS = {"muc": v8.muc, "bcub": v8.b_cubed, "ceafm": v8.ceafm, "ceafe": v8.ceafe, "blanc": v8.blanc}
-
-
 def score_pair(name: str, key: ConllDocument, response: ConllDocument, metric: str = "all") -> PairScore:
     """One document pair's chains and the counts of ``metric`` (every one for ``all``)."""
+    from . import chains as v8
+    from .report_v8 import PairScore
+
+    scorers = {"muc": v8.muc, "bcub": v8.b_cubed, "ceafm": v8.ceafm, "ceafe": v8.ceafe, "blanc": v8.blanc}
     c = v8.identify(key.entities, response.entities)
-    counts = {m: score(c) for m, score in SCORERS.items() if metric in ("all", m)}
+    counts = {m: score(c) for m, score in scorers.items() if metric in ("all", m)}
     return PairScore(name, key.entities, response.entities, c, counts, v8.mention_identification(c))
 
 
@@ -58,11 +72,15 @@ def _check(key: ConllDocument, response: ConllDocument) -> None:
     The lengths alone are compared first: the shared check, which names the
     first difference, runs only where they differ."""
     if key.sentence_lengths != response.sentence_lengths:
+        from .check import check_documents
+
         check_documents(key, response, check_forms=False)
 
 
 def pairs_of(key_path: str, response_path: str, name: str | None, metric: str = "all") -> list[PairScore]:
     """The scored document pairs: every key document (paired by name), or the named one."""
+    from .readers.conll2012 import read_documents
+
     keys = list(read_documents(key_path, "key"))
     responses = {doc.doc_id: doc for doc in read_documents(response_path, "response")}
     if name is not None and name != "none":
@@ -104,11 +122,18 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
     except ScorerError as err:
         print(f"{PROG}: error: {err}", file=stderr)
         return 2
+    from .report_v8 import render
+
     stdout.write(render(metric, pairs, name, version_line()))
     return 0
 
 
 def entry_point() -> None:
+    from .interrupts import install
+
+    install(PROG)
+    from . import memory
+
     # Reading and scoring make no reference cycles: automatic collection
     # would only walk the documents again and again.
     memory.manage()

@@ -29,14 +29,20 @@ class ScorerError(Exception):
 def run_command(prog: str, main) -> int:
     """A command's ``main()`` with its output written out: a reader that went
     away (``| head``) ends it quietly with 1, any other failure to write (a
-    full disk) is one line on stderr and 2, never a traceback."""
+    full disk) is one line on stderr and 2, an interrupt one line and 130
+    (:mod:`.interrupts`), never a traceback."""
     import os
     import sys
 
+    from . import interrupts
+
     try:
-        code = main()
-        sys.stdout.flush()
+        with interrupts.raising():
+            code = main()
+            sys.stdout.flush()
         return code
+    except KeyboardInterrupt:
+        return interrupts.report(prog)
     except BrokenPipeError:
         # Nothing more can reach the reader; the interpreter must not try again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

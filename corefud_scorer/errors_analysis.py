@@ -773,6 +773,7 @@ class ErrorReport:
     occurrences: list[dict]
     cost: dict
     text_kind: str = "trees"
+    format: str | None = None  # the files' format, when read from files
 
     def to_json(self) -> dict:
         return {"counts": {c: self.counts[c] for c in REPORT_ORDER},
@@ -851,7 +852,9 @@ def analyse_files(key, response, options=None, jobs: int = 1) -> ErrorReport:
                                  key_path, response_path, options.check_forms)
         tasks = ((k, r, options, jobs) for k, r in pairs)
         outcomes = list(ordered_map(_analyse_task, tasks, jobs))
-    return report_of(outcomes, options)
+    report = report_of(outcomes, options)
+    report.format = fmt
+    return report
 
 
 def analyse_documents(key: list[Document], response: list[Document], options=None,

@@ -8,6 +8,8 @@ from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterable, Iterator
 
+from .interrupts import ignore_in_worker
+
 
 def available_cores() -> int:
     try:
@@ -50,7 +52,8 @@ def ordered_map(function: Callable, items: Iterable, jobs: int) -> Iterator:
             for item in iterator:
                 yield function(item)
         return
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=_context()) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=ignore_in_worker)
+    try:
         pending: deque = deque()
         pending.append(pool.submit(function, first))
         pending.append(pool.submit(function, second))
@@ -69,3 +72,8 @@ def ordered_map(function: Callable, items: Iterable, jobs: int) -> Iterator:
             yield pending.popleft().result()
         if failure is not None and not isinstance(failure, StopIteration):
             raise failure
+    except BaseException:
+        # Interrupted or failed: what is queued is dropped, not waited for.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)

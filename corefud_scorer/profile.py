@@ -25,7 +25,7 @@ OPTIONAL_FEATURES = {
     "discourse_deixis": "-d/--evaluate-discourse-deixis",
     "only_split_antecedent": "--only-split-antecedent",
     "np_only": "--np-only",
-    "remove_nested_mentions": "--remove-nested-mentions",
+    "remove_nested": "--remove-nested-mentions",
     "shared_task": "-t/--shared-task",
 }
 

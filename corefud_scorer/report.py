@@ -46,6 +46,11 @@ def header(options: Options) -> str:
         if options.keep_singletons:
             text += ", singletons"
         text += f", zeros (using {options.zero_match} match method)"
+        # The UA scorer's words for its CoNLL filters.
+        if options.np_only:
+            text += ", keep only np mentions"
+        if options.remove_nested:
+            text += ", excluding nested mentions"
     text += f" using {MATCH_NAMES[options.match]} match evaluation setting.\n"
     text += f"The following metrics will be evaluated: {', '.join(metrics)}\n"
     if options.sync not in (None, "all"):

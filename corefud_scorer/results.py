@@ -30,7 +30,7 @@ GROUPS = {"all": ALL_METRICS, "every": EVERY_METRICS, CONLL_SCORE: CONLL_PARTS}
 # Options whose None means "the format's default" (its profile's ``defaults``).
 FORMAT_DEFAULTED = ("metrics", "match", "zero_match", "keep_zeros", "check_forms")
 # Boolean options a format may not support (its profile's ``features``).
-FEATURE_OPTIONS = ("keep_split_antecedents", "discourse_deixis", "only_split_antecedent")
+FEATURE_OPTIONS = ("keep_split_antecedents", "discourse_deixis", "only_split_antecedent", "np_only", "remove_nested")
 
 
 def format_profile(fmt: str | None):
@@ -73,7 +73,10 @@ class Options:
     (score plural entities with the set of entities they are made of; needs
     ``keep_singletons``), ``discourse_deixis`` (score the discourse-deixis
     entities instead of the identity ones) and ``only_split_antecedent``
-    (score only the alignment of split antecedents).
+    (score only the alignment of split antecedents). For CoNLL-2012 files,
+    ``np_only`` leaves out the mentions the key's parse makes verb phrases
+    and ``remove_nested`` the mentions inside another of their entity
+    (:mod:`corefud_scorer.conll_filters`).
     """
 
     metrics: tuple[str, ...] | str | None = None
@@ -87,6 +90,8 @@ class Options:
     keep_split_antecedents: bool = False
     discourse_deixis: bool = False
     only_split_antecedent: bool = False
+    np_only: bool = False
+    remove_nested: bool = False
 
     def __post_init__(self):
         if self.format is not None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import hashlib
 
 from . import __version__
-from .results import Options
+from .readers import profiles
+from .results import Options, format_profile
 
 
 def file_digest(path: str) -> str:
@@ -48,6 +49,9 @@ def option_settings(options: Options, fmt: str | None = None) -> dict:
         "keep_split_antecedents": options.keep_split_antecedents,
         "evaluate_discourse_deixis": options.discourse_deixis,
         "only_split_antecedent": options.only_split_antecedent,
+        # Only when asked: the settings of other runs read as before.
+        **({"np_only": True} if options.np_only else {}),
+        **({"remove_nested_mentions": True} if options.remove_nested else {}),
     }
 
 
@@ -88,6 +92,21 @@ def signature(options: Options, fmt: str | None, test: str | None = None, sample
     if options.sync is not None:
         # Synchronisation changes the figures; absent, the line reads as before.
         fields.append(f"sync:{options.sync}")
+    # The options of split antecedents and zeros, where they are not the
+    # format's defaults; absent, the line reads as before.
+    profile = format_profile(fmt if fmt in profiles() else options.format)
+    if options.keep_zeros != profile.defaults["keep_zeros"]:
+        fields.append("zeros:" + ("kept" if options.keep_zeros else "left-out"))
+    if options.discourse_deixis:
+        fields.append("discourse-deixis")
+    if options.only_split_antecedent:
+        fields.append("split-antecedents-only")
+    elif options.keep_split_antecedents:
+        fields.append("split-antecedents")
+    if options.np_only:
+        fields.append("np-only")
+    if options.remove_nested:
+        fields.append("no-nested")
     fields.append(f"test:{test}-{samples}" if test else "test:none")
     if confidence:
         fields.append(f"ci:{level * 100:g}%-{confidence}")

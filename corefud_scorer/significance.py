@@ -1,12 +1,16 @@
 """Confidence intervals and paired significance tests over documents.
 
-Every score is a function of statistics summed over documents
-(:class:`~corefud_scorer.metrics.Counts`: recall and precision numerators
-and denominators; BLANC's two parts), so a resample of documents is a
-weighted sum of the per-document statistics: a matrix product, with no
-reading and no matching again. Scores follow the scorer's conventions (a
-ratio with numerator 0 is 0, the zero score is undefined, NaN here, with no
-zero anaphor on either side, BLANC the mean of its parts that have links).
+Every score resampled here is a function of statistics summed over
+documents (:class:`~corefud_scorer.metrics.Counts`: recall and precision
+numerators and denominators; BLANC's two parts, bridging's three, the
+entropy sums), so a resample of documents is a weighted sum of the
+per-document statistics: a matrix product, with no reading and no matching
+again. Scores follow the scorer's conventions (a ratio with numerator 0 is
+0, the zero score is undefined, NaN here, with no zero anaphor on either
+side, BLANC the mean of its parts that have links, bridging its markable
+level). A metric that a document of a group could not give (MOR with split
+antecedents) is not applicable to that group: NaN, as undefined. The
+agreement coefficients are not resampled (:func:`not_resampled`).
 
 Systems are scored over the same documents, in one or more groups: one
 group for a key/response pair, one per dataset for a benchmark, whose score
@@ -30,12 +34,14 @@ depend on which other systems or figures are asked for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Sequence
 
 import numpy as np
 
-from .metrics import BlancCounts
+from . import registry
+from .measures import EntropyCounts, entropy_score
+from .registry import MEASURES
 from .results import CONLL_PARTS
 
 DEFAULT_SEED = 12345
@@ -49,23 +55,45 @@ TOLERANCE = 1e-12
 # Entries of one block of resampling weights (bounds memory for many documents).
 BLOCK = 1 << 22
 
-_FIELDS = ("recall_num", "recall_den", "precision_num", "precision_den")
+_ENTROPY_FIELDS = tuple(f.name for f in fields(EntropyCounts))
+
+
+def not_resampled(metrics: Sequence[str]) -> list[str]:
+    """The metrics asked for that resampling refuses (the registry's
+    ``resampled``: the agreement coefficients, one number each, whose
+    intervals and tests would need their own definition)."""
+    return [name for name in dict.fromkeys(metrics) if not MEASURES[name].resampled]
+
+
+def _statistics(name: str) -> tuple[tuple[str | None, str], ...]:
+    """A metric's columns: (part or None, field) of its statistics, read off
+    its empty statistics (parts of Counts, in order, or plain fields)."""
+    empty = MEASURES[name].empty()
+    parts = getattr(empty, "parts", None)
+    if parts is not None:
+        return tuple((part, f.name) for part, counts in parts.items() for f in fields(counts))
+    return tuple((None, f.name) for f in fields(empty))
 
 
 @dataclass(frozen=True)
 class Layout:
     """Where each metric's statistics stand in a row of a document matrix:
-    four columns (recall and precision numerators and denominators), eight
-    for BLANC (its coreference part, then its non-coreference part)."""
+    four columns (recall and precision numerators and denominators, or
+    entropy's four sums), eight for BLANC (its coreference part, then its
+    non-coreference part), twelve for bridging (anaphor recognition, then
+    the markable and the entity levels)."""
 
     metrics: tuple[str, ...]
     columns: dict
 
     @classmethod
     def of(cls, metrics: Sequence[str]) -> "Layout":
+        refused = not_resampled(metrics)
+        if refused:
+            raise ValueError(f"{', '.join(refused)}: agreement coefficients are not resampled")
         columns, start = {}, 0
         for name in dict.fromkeys(metrics):
-            width = 8 if name == "blanc" else 4
+            width = len(_statistics(name))
             columns[name] = slice(start, start + width)
             start += width
         return cls(tuple(columns), columns)
@@ -84,24 +112,31 @@ class Layout:
         return self.metrics + ((CONLL,) if self.has_conll else ())
 
 
-def _row(counts) -> list[float]:
-    if isinstance(counts, BlancCounts):
-        return _row(counts.coreference) + _row(counts.non_coreference)
-    return [float(getattr(counts, f)) for f in _FIELDS]
+def _row(name: str, counts) -> list[float]:
+    return [float(getattr(counts if part is None else getattr(counts, part), f))
+            for part, f in _statistics(name)]
 
 
 def document_matrix(documents, layout: Layout) -> np.ndarray:
     """Documents' statistics (:class:`~corefud_scorer.results.DocumentResult`
-    objects) as a (documents, columns) array."""
+    objects) as a (documents, columns) array; a metric a document could not
+    give counts as zeros here (see :func:`applicable`)."""
     rows = []
     for document in documents:
         row = []
         for name in layout.metrics:
             counts = document.counts.get(name)
-            row += _row(counts) if counts is not None else [0.0] * (layout.columns[name].stop
-                                                                      - layout.columns[name].start)
+            row += _row(name, counts) if counts is not None else [0.0] * len(_statistics(name))
         rows.append(row)
     return np.array(rows, dtype=np.float64).reshape(len(rows), layout.width)
+
+
+def applicable(documents, layout: Layout) -> np.ndarray:
+    """Per metric, whether every document gave its statistics (MOR with
+    split antecedents gives None: not applicable to the whole group, as
+    the reported total is not)."""
+    return np.array([all(not (name in d.counts and d.counts[name] is None) for d in documents)
+                     for name in layout.metrics], dtype=bool)
 
 
 # --- scores of summed statistics, vectorised ---
@@ -143,20 +178,48 @@ def _blanc(sums: np.ndarray):
     return tuple(figures)
 
 
-def scores(sums: np.ndarray, layout: Layout) -> dict:
+def _entropy_one(*sums):
+    s = entropy_score(EntropyCounts(*sums))
+    return s.recall, s.precision, s.f1
+
+
+# The reported function itself, element by element: the same bits as the
+# reported score, and one call per sample and system, not per document.
+_entropy_each = np.frompyfunc(_entropy_one, len(_ENTROPY_FIELDS), 3)
+
+
+def _entropy(sums: np.ndarray):
+    figures = _entropy_each(*(sums[..., k] for k in range(len(_ENTROPY_FIELDS))))
+    return tuple(np.asarray(f, dtype=np.float64) for f in figures)
+
+
+def _bridging(sums: np.ndarray):
+    # Its score is the markable level's (summary.bridging_score).
+    return _prf(sums[..., 4:8])
+
+
+# The vectorised form of each score function of the registry that is not
+# recall and precision of one Counts.
+_SCORES = {registry.blanc_score: _blanc, registry.bridging_score: _bridging, registry.entropy_score: _entropy}
+_UNDEFINED_WHEN_EMPTY = (registry.zero_score,)
+
+
+def scores(sums: np.ndarray, layout: Layout, usable: np.ndarray | None = None) -> dict:
     """Recall, precision and F1 arrays per metric (and CoNLL's F1) from
     summed statistics of shape ``(..., layout.width)``; the same operations,
-    in the same order, as the reported scores."""
+    in the same order, as the reported scores. ``usable`` (shape ``(...,
+    metrics)`` or broadcastable to it) marks where a metric is applicable;
+    elsewhere its figures are NaN."""
     out = {}
-    for name in layout.metrics:
+    for index, name in enumerate(layout.metrics):
         block = sums[..., layout.columns[name]]
-        if name == "blanc":
-            out[name] = _blanc(block)
-            continue
-        figures = _prf(block)
-        if name == "zero":
+        score = MEASURES[name].score
+        figures = _SCORES.get(score, _prf)(block)
+        if score in _UNDEFINED_WHEN_EMPTY:
             undefined = _empty(block)
             figures = tuple(np.where(undefined, np.nan, f) for f in figures)
+        if usable is not None:
+            figures = tuple(np.where(usable[..., index], f, np.nan) for f in figures)
         out[name] = figures
     if layout.has_conll:
         parts = [name for name in layout.metrics if name in CONLL_PARTS]
@@ -196,10 +259,12 @@ class Statistics:
     """Per-document statistics of several systems over the same documents.
 
     ``groups[g]`` is an array ``(systems, documents of group g, columns)``;
-    the first system is the baseline of the tests.
+    the first system is the baseline of the tests. ``usable[g]``, an array
+    ``(systems, metrics)``, marks where a metric is applicable to a
+    system's group (every metric everywhere by default).
     """
 
-    def __init__(self, groups: list[np.ndarray], layout: Layout):
+    def __init__(self, groups: list[np.ndarray], layout: Layout, usable: list[np.ndarray] | None = None):
         if not groups:
             raise ValueError("no group of documents")
         systems = {g.shape[0] for g in groups}
@@ -208,6 +273,11 @@ class Statistics:
         self.groups = [np.asarray(g, dtype=np.float64) for g in groups]
         self.layout = layout
         self.systems = systems.pop()
+        if usable is None:
+            usable = [np.ones((self.systems, len(layout.metrics)), dtype=bool) for _ in groups]
+        if len(usable) != len(groups) or any(u.shape != (self.systems, len(layout.metrics)) for u in usable):
+            raise ValueError("every group needs (systems, metrics) applicability")
+        self.usable = [np.asarray(u, dtype=bool) for u in usable]
 
     @classmethod
     def from_documents(cls, systems: list[list[list]], metrics: Sequence[str]) -> "Statistics":
@@ -215,20 +285,21 @@ class Statistics:
         list of system ``s`` in group ``g`` (one group for a file pair, one
         per dataset for a benchmark)."""
         layout = Layout.of(metrics)
-        groups = []
+        groups, usable = [], []
         for g in range(len(systems[0])):
             sizes = {len(system[g]) for system in systems}
             if len(sizes) != 1:
                 raise ValueError(f"group {g}: the systems have different numbers of documents")
             groups.append(np.stack([document_matrix(system[g], layout) for system in systems]))
-        return cls(groups, layout)
+            usable.append(np.stack([applicable(system[g], layout) for system in systems]))
+        return cls(groups, layout, usable)
 
     def observed(self) -> dict:
         """Each figure over all documents: arrays of shape (systems,)."""
         # Documents added in order, as the reported sums are added.
         totals = [np.cumsum(g, axis=1)[:, -1, :] if g.shape[1] else np.zeros((self.systems, self.layout.width))
                   for g in self.groups]
-        return macro_average([scores(t, self.layout) for t in totals])
+        return macro_average([scores(t, self.layout, u) for t, u in zip(totals, self.usable)])
 
 
 # --- resampling ---
@@ -268,7 +339,7 @@ def bootstrap_scores(stats: Statistics, samples: int = BOOTSTRAP_SAMPLES, seed: 
     parts = []
     for size in _blocks(samples, largest):
         per_group = []
-        for group in stats.groups:
+        for group, usable in zip(stats.groups, stats.usable):
             systems, documents, width = group.shape
             if documents == 0:
                 sums = np.zeros((size, systems, width))
@@ -276,7 +347,7 @@ def bootstrap_scores(stats: Statistics, samples: int = BOOTSTRAP_SAMPLES, seed: 
                 weights = _weights(bootstrap_indices(rng, size, documents), documents).astype(np.float64)
                 sums = (weights @ group.transpose(1, 0, 2).reshape(documents, systems * width)
                         ).reshape(size, systems, width)
-            per_group.append(scores(sums, stats.layout))
+            per_group.append(scores(sums, stats.layout, usable))
         parts.append(macro_average(per_group))
     return {name: tuple(None if parts[0][name][k] is None
                         else np.concatenate([p[name][k] for p in parts])
@@ -284,12 +355,16 @@ def bootstrap_scores(stats: Statistics, samples: int = BOOTSTRAP_SAMPLES, seed: 
             for name in parts[0]}
 
 
-def _percentiles(values: np.ndarray, level: float) -> tuple[float, float] | None:
+def _percentiles(values: np.ndarray, level: float, point: float) -> tuple[float, float] | None:
+    """The percentile interval of the defined values, stretched to hold the
+    observed ``point``: with few or skewed documents every percentile can
+    fall on one side of it, and an interval that excludes its own figure
+    reads as a contradiction. None where the figure is undefined."""
     values = values[~np.isnan(values)]
-    if not len(values):
+    if not len(values) or np.isnan(point):
         return None
     low, high = np.percentile(values, [50 * (1 - level), 50 * (1 + level)])
-    return float(low), float(high)
+    return float(min(low, point)), float(max(high, point))
 
 
 @dataclass
@@ -305,11 +380,12 @@ class Interval:
 def confidence_intervals(stats: Statistics, samples: int = BOOTSTRAP_SAMPLES, level: float = LEVEL,
                          seed: int = DEFAULT_SEED) -> list[dict[str, Interval]]:
     """Per system, each figure's percentile bootstrap interval at ``level``."""
+    observed = stats.observed()
     resampled = bootstrap_scores(stats, samples, seed)
     out = []
     for s in range(stats.systems):
-        out.append({name: Interval(*(None if figure is None else _percentiles(figure[:, s], level)
-                                     for figure in figures))
+        out.append({name: Interval(*(None if figure is None else _percentiles(figure[:, s], level, point[s])
+                                     for figure, point in zip(figures, observed[name])))
                     for name, figures in resampled.items()})
     return out
 
@@ -358,7 +434,7 @@ def paired_bootstrap(stats: Statistics, samples: int = BOOTSTRAP_SAMPLES, level:
             defined = ~np.isnan(deltas)
             extreme = np.abs(np.where(defined, deltas, 0.0) - d) >= abs(d) - TOLERANCE
             p, count, trials = _p_value(extreme, defined) if not np.isnan(d) else (None, 0, 0)
-            tests[name] = Comparison(_value(d), _percentiles(deltas, level), p, count, trials)
+            tests[name] = Comparison(_value(d), _percentiles(deltas, level, d), p, count, trials)
         out.append(tests)
     return out
 
@@ -386,15 +462,18 @@ def approximate_randomization(stats: Statistics, trials: int = AR_TRIALS, level:
     largest = max(g.shape[1] for g in stats.groups)
     extreme = {name: [] for name in layout.names}
     defined = {name: [] for name in layout.names}
+    # The swapped sums stand as (baseline against each other system, then
+    # the others); a figure not applicable to either side stays NaN.
+    usable = [np.concatenate([np.repeat(u[:1], others, axis=0), u[1:]]) for u in stats.usable]
     for size in _blocks(trials, largest):
         per_group = []
-        for group, total, delta in zip(stats.groups, totals, deltas):
+        for group, total, delta, swapped_usable in zip(stats.groups, totals, deltas, usable):
             documents = group.shape[1]
             moved = (swap_masks(rng, size, documents).astype(np.float64) @ delta
                      ).reshape(size, others, layout.width)
             baseline = total[0] + moved
             systems = total[1:] - moved
-            per_group.append(scores(np.concatenate([baseline, systems], axis=1), layout))
+            per_group.append(scores(np.concatenate([baseline, systems], axis=1), layout, swapped_usable))
         averaged = macro_average(per_group)
         for name in layout.names:
             f = averaged[name][2]

@@ -37,6 +37,7 @@ from pathlib import Path
 import pytest
 
 from corefud_scorer import measures
+from corefud_scorer.registry import MEASURES
 from corefud_scorer.results import ALL_METRICS, CONLL_PARTS, EVERY_METRICS, UA_ALL_METRICS
 
 from conftest import ROOT, run_cli
@@ -50,7 +51,8 @@ EPS = 1e-9
 FORMATS = ("corefud", "ua", "conll")
 PRESET_METRICS = {"crac22": CONLL_PARTS, "crac23": CONLL_PARTS, "crac24": CONLL_PARTS + ("zero",),
                   "crac25": CONLL_PARTS + ("zero",), "crac26": CONLL_PARTS + ("zero",)}
-COEFFICIENTS = set(measures.ZERO)
+# Resampling refuses them (the registry's ``resampled``).
+COEFFICIENTS = {name for name, entry in MEASURES.items() if not entry.resampled}
 # The metrics rebuilt by markable synchronisation (the mention-level ones are not).
 CONTINGENCY = {"muc", "bcub", "ceafe", "ceafm", "blanc", "lea", *measures.MEASURE_NAMES}
 # Measures whose statistics count mentions (or words): not all zero when the
@@ -634,7 +636,12 @@ REFUSED = [
     ("conll-preset", ["--format", "conll", "-t", "crac24"], "CoNLL"),
     ("alpha-confidence", ["-m", "alpha", "--confidence", "20"], "alpha"),
     ("kappa-confidence", ["-m", "muc", "kappa", "--confidence", "20"], "kappa"),
-    ("entropy-confidence", ["-m", "entropy", "--confidence", "20"], "entropy"),
+    ("conll-partial-craft", ["--format", "conll", "-a", "partial-craft"], "partial-craft"),
+    ("conll-split-antecedents", ["--format", "conll", "-s", "-l"], "split antecedents"),
+    ("conll-bridging", ["--format", "conll", "-m", "bridging"], "bridging"),
+    ("corefud-discourse-deixis", ["--format", "corefud", "-d"], "discourse-deixis"),
+    ("ua-np-only", ["--format", "ua", "--np-only"], "np-only"),
+    ("sync-split-antecedents", ["-s", "-l", "--sync", "union"], "split antecedents"),
     ("every-confidence", ["-m", "every", "--confidence", "20"], "alpha"),
     ("sync-all-confidence", ["--sync", "all", "--confidence", "20"], "sync"),
     ("errors-confidence", ["--errors", "--confidence", "20"], "errors"),

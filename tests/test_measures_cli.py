@@ -196,14 +196,16 @@ def test_mentions_aligned_by_the_matching_are_one_markable(tmp_path, match, alig
     assert union.recall_den == union.precision_den == 4 - aligned
 
 
-def test_several_systems_take_the_measures_of_recall_and_precision_only(tmp_path):
+def test_several_systems_take_every_measure_but_the_coefficients(tmp_path):
     second = tmp_path / "second.conllu"
     second.write_bytes(RESPONSE.read_bytes())
-    run = run_cli(KEY, RESPONSE, second, *EXACT, "-m", "muc", "bcub-entity", "core-de", "--sync", "key",
-                  "--paired-bs", "50", "--output", "json")
+    run = run_cli(KEY, RESPONSE, second, *EXACT, "-m", "muc", "bcub-entity", "core-de", "entropy",
+                  "--sync", "key", "--paired-bs", "50", "--output", "json")
     assert run.code == 0, run.err
     assert "|sync:key|" in run.json["signature"]
-    for flags in (["-m", "muc", "alpha"], ["-m", "entropy"], ["-m", "muc", "--sync", "all"]):
+    # The same file twice: no difference, on entropy as on the others.
+    assert run.json["tests"]["entropy"][str(second)] == {"difference": 0.0, "interval": [0.0, 0.0], "p_value": 1.0}
+    for flags in (["-m", "muc", "alpha"], ["-m", "kappa"], ["-m", "muc", "--sync", "all"]):
         refused = run_cli(KEY, RESPONSE, second, *EXACT, *flags)
         assert refused.code == 2 and "not with several systems" in refused.err, flags
     assert run_cli(KEY, RESPONSE, *EXACT, "-m", "kappa", "--confidence", "50").code == 2

@@ -224,3 +224,128 @@ def test_groups_are_macro_averaged_as_the_benchmark_does():
     for s in range(2):
         low, high = intervals[s]["muc"].f1
         assert 0.5 < low < observed["muc"][2][s] < high < 1
+
+
+# --- every metric whose statistics add: bridging, BLANC, entropy, MOR ---
+
+def _documents(seed: int, count: int, mor_missing: set[int] = frozenset()):
+    """Documents with statistics of every kind, drawn at random; MOR is
+    None (not applicable) in the documents of ``mor_missing``."""
+    from corefud_scorer.measures import EntropyCounts
+    from corefud_scorer.metrics import BlancCounts, BridgingCounts, Counts
+    from corefud_scorer.results import DocumentResult
+
+    rng = np.random.default_rng(seed)
+
+    def counts():
+        den = rng.integers(0, 9, size=2)
+        return Counts(float(rng.integers(0, den[0] + 1)), float(den[0]),
+                      float(rng.integers(0, den[1] + 1)), float(den[1]))
+
+    out = []
+    for k in range(count):
+        mentions = float(rng.integers(1, 12))
+        key_x, response_x = (float(x) for x in rng.uniform(0, mentions * math.log2(mentions), 2))
+        out.append(DocumentResult(k, {
+            "muc": counts(), "bcub": counts(), "ceafe": counts(),
+            "blanc": BlancCounts(counts(), counts()),
+            "bridging": BridgingCounts(counts(), counts(), counts()),
+            "entropy": EntropyCounts(mentions, key_x, response_x, min(key_x, response_x) * rng.uniform()),
+            "mor": None if k in mor_missing else counts(),
+        }, 0, 0, 0, 0))
+    return out
+
+
+EVERY_KIND = ("muc", "bcub", "ceafe", "blanc", "bridging", "entropy", "mor")
+
+
+def test_observed_figures_of_every_kind_are_the_reported_ones():
+    from corefud_scorer.summary import summarize
+
+    systems = [_documents(1, 9), _documents(2, 9, mor_missing={4})]
+    stats = Statistics.from_documents([[docs] for docs in systems], EVERY_KIND)
+    observed = stats.observed()
+    for s, documents in enumerate(systems):
+        reported, conll = summarize(documents, EVERY_KIND)
+        for name in EVERY_KIND:
+            m = reported[name]
+            got = tuple(None if np.isnan(x[s]) else float(x[s]) for x in observed[name])
+            assert got == (m.recall, m.precision, m.f1), name  # to the bit
+        assert observed[CONLL][2][s] == conll
+    assert reported["mor"].f1 is None and reported["bridging"].f1 is not None
+
+
+def test_bootstrap_of_every_kind_is_the_reported_score_of_each_sample():
+    """Each bootstrap sample's figures are those the scorer reports for the
+    documents drawn: bridging from its three parts (its score the markable
+    level's), BLANC from its two, entropy from its four sums."""
+    from corefud_scorer.significance import bootstrap_indices, bootstrap_scores
+    from corefud_scorer.summary import summarize
+
+    documents = _documents(3, 7)
+    stats = Statistics.from_documents([[documents]], EVERY_KIND)
+    samples = 60
+    resampled = bootstrap_scores(stats, samples, seed=99)
+    indices = bootstrap_indices(np.random.default_rng(99), samples, len(documents))
+    for k in range(samples):
+        reported, _ = summarize([documents[i] for i in indices[k]], EVERY_KIND)
+        for name in EVERY_KIND:
+            m = reported[name]
+            assert [float(x[k, 0]) for x in resampled[name]] == pytest.approx([m.recall, m.precision, m.f1],
+                                                                              abs=1e-12), (k, name)
+    # The draws differ: bridging's F1 is not one constant.
+    assert len(set(resampled["bridging"][2][:, 0].tolist())) > 3
+
+
+def test_not_applicable_mor_has_no_interval_nor_test_but_the_rest_has():
+    systems = [_documents(4, 8), _documents(5, 8, mor_missing={2})]
+    stats = Statistics.from_documents([[docs] for docs in systems], EVERY_KIND)
+    intervals = confidence_intervals(stats, 100)
+    assert intervals[1]["mor"] == Interval(None, None, None)
+    assert intervals[0]["mor"].f1 is not None
+    for tests in (paired_bootstrap(stats, 100)[0], approximate_randomization(stats, 200, interval_samples=100)[0]):
+        assert tests["mor"] == tests["mor"].__class__(None, None, None, 0, 0)
+        assert tests["bridging"].p_value is not None and tests["entropy"].p_value is not None
+    # Zeros in its place would have given MOR a figure.
+    zeros = Statistics.from_documents([[docs] for docs in systems], EVERY_KIND)
+    zeros.usable = [np.ones_like(u) for u in zeros.usable]
+    assert confidence_intervals(zeros, 100)[1]["mor"].f1 is not None
+
+
+def test_mor_not_applicable_in_one_dataset_is_left_out_of_the_macro_average():
+    first, second = _documents(6, 5), _documents(7, 5, mor_missing={0})
+    stats = Statistics.from_documents([[first, second]], EVERY_KIND)
+    alone = Statistics.from_documents([[first]], EVERY_KIND)
+    assert stats.observed()["mor"][2][0] == alone.observed()["mor"][2][0]
+    assert confidence_intervals(stats, 100)[0]["mor"] == confidence_intervals(alone, 100)[0]["mor"]
+
+
+def test_an_interval_holds_its_figure_even_where_the_percentiles_do_not():
+    from corefud_scorer.significance import bootstrap_scores
+
+    stats = Statistics.from_documents([[_documents(8, 30)]], EVERY_KIND)
+    observed = stats.observed()
+    # A 1% interval: the percentiles around the median, which the figure
+    # need not fall between.
+    intervals = confidence_intervals(stats, 300, level=0.01)[0]
+    raw = bootstrap_scores(stats, 300)
+    stretched = 0
+    for name in stats.layout.names:
+        for k, label in enumerate(("recall", "precision", "f1")):
+            if observed[name][k] is None:
+                continue
+            point = float(observed[name][k][0])
+            low, high = getattr(intervals[name], label)
+            assert low <= point <= high, (name, label)
+            raw_low, raw_high = np.percentile(raw[name][k][:, 0], [49.5, 50.5])
+            assert (low, high) == (min(raw_low, point), max(raw_high, point))
+            stretched += not raw_low <= point <= raw_high
+    assert stretched > 0
+
+
+def test_coefficients_are_refused_in_one_place():
+    from corefud_scorer.significance import not_resampled
+
+    assert not_resampled(("muc", "alpha", "entropy", "kappa", "alpha")) == ["alpha", "kappa"]
+    with pytest.raises(ValueError, match="alpha"):
+        Layout.of(("muc", "alpha"))

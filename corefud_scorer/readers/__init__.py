@@ -74,11 +74,13 @@ def resolve_format(fmt: str | None, key_path: str, response_path: str) -> str:
     return key_format
 
 
-def read_documents(path: str, side: str, fmt: str, words: bool = False) -> Iterator[SourceDocument]:
+def read_documents(path: str, side: str, fmt: str, words: bool = False,
+                   parses: bool = False) -> Iterator[SourceDocument]:
     """``words``: the loaded documents carry their words (``Document.text``),
-    for error analysis; asked only of a reader that can give them (one that
-    takes ``words``), and only when wanted."""
+    for error analysis; ``parses``: the CoNLL-2012 documents carry their
+    parse bits, for NP-only. Each is asked only of a reader that can give
+    it (one that takes the argument), and only when wanted."""
     module = reader(fmt)
-    if words and "words" in inspect.signature(module.read_documents).parameters:
-        return module.read_documents(path, side, words=True)
-    return module.read_documents(path, side)
+    wanted = {name: True for name, on in (("words", words), ("parses", parses))
+              if on and name in inspect.signature(module.read_documents).parameters}
+    return module.read_documents(path, side, **wanted)

@@ -39,7 +39,7 @@ PROFILE = FormatProfile(
               "check_forms": "warn"},
     all_metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero"),
     matching_modes=("exact",),
-    features=frozenset({"np_only", "remove_nested_mentions"}),
+    features=frozenset({"np_only", "remove_nested"}),
     repeated_spans="v8.01",
     why_not={"head": NO_HEADS, "partial": NO_HEADS,
              "partial-craft": "needs minimum spans, and the CoNLL-2012 format has none; use -a exact",
@@ -80,6 +80,8 @@ class ConllDocument(SourceDocument):
     begin_line: int = 0
     # With words asked for (error analysis): each token's (form, part-of-speech tag).
     words: list[tuple[str, str | None]] | None = None
+    # With the parse asked for (NP-only): each token's (form, parse bit).
+    parses: list[tuple[str, str]] | None = None
     entity_ids: list[str] = field(default_factory=list)
     entities: list[list[tuple[int, int]]] = field(default_factory=list)
     mention_lines: list[list[int]] = field(default_factory=list)
@@ -291,10 +293,12 @@ def _pieces(text: str) -> Iterator[tuple[int, int]]:
 NO_MENTION = ("\t-", " -", "\t_", " _")
 
 
-def read_documents(path: str, side: str = "key", words: bool = False) -> Iterator[ConllDocument]:
+def read_documents(path: str, side: str = "key", words: bool = False,
+                   parses: bool = False) -> Iterator[ConllDocument]:
     """Yield the documents of a CoNLL-2012 file in order, validated line by line;
     with ``words``, each document keeps its tokens' forms and part-of-speech
-    tags (the fifth column) for error analysis.
+    tags (the fifth column) for error analysis; with ``parses``, their forms
+    and parse bits (the sixth column), which every token line must then have.
 
     Errors (``FILE:LINE: problem``): a token outside a document, a document
     begun inside another or never ended, a document name used twice, a
@@ -368,7 +372,7 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
                         raise ScorerError("'#end document' without '#begin document'", (path, index + 1))
                     if start >= 0:
                         end_sentence(index)
-                    yield _finish(doc, mentions, index + 1, words)
+                    yield _finish(doc, mentions, index + 1, words, parses)
                     doc = mentions = None
                 elif start >= 0:
                     # Any other comment is skipped, inside a sentence too.
@@ -420,7 +424,7 @@ def read_documents(path: str, side: str = "key", words: bool = False) -> Iterato
 
 
 def _finish(doc: ConllDocument, mentions: _Mentions, lineno: int,
-            words: bool) -> ConllDocument:
+            words: bool, parses: bool = False) -> ConllDocument:
     unclosed = mentions.unclosed()
     if unclosed:
         line, eid = unclosed
@@ -438,6 +442,18 @@ def _finish(doc: ConllDocument, mentions: _Mentions, lineno: int,
             for n in sentence.word_lines:
                 fields = line(n - 1).split()
                 doc.words.append((fields[3] if len(fields) >= 5 else "?", fields[4] if len(fields) >= 6 else None))
+    if parses:
+        from ..conll_filters import missing_parse, parse_bit
+
+        doc.parses = []
+        for sentence in doc.sentences:
+            line = sentence._piece.line
+            for n in sentence.word_lines:
+                fields = line(n - 1).split()
+                bit = parse_bit(fields)
+                if bit is None:
+                    raise missing_parse(doc.path, n, fields)
+                doc.parses.append((fields[3], bit))
     return doc
 
 

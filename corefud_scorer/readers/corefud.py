@@ -41,7 +41,7 @@ PROFILE = FormatProfile(
     features=frozenset({"keep_zeros", "keep_split_antecedents", "only_split_antecedent", "shared_task"}),
     why_not={"discourse_deixis": "CorefUD files have no discourse-deixis layer (a UA file's DISCOURSE_DEIXIS column)",
              "np_only": "needs the parse column of CoNLL-2012 files",
-             "remove_nested_mentions": "is defined for CoNLL-2012 files"},
+             "remove_nested": "is defined for CoNLL-2012 files"},
 )
 
 # The same patterns Udapi's CoNLL-U reader applies to comments, so that the

@@ -42,7 +42,7 @@ PROFILE = FormatProfile(
                         "shared_task"}),
     text=UA_SCORER_TEXT,
     why_not={"np_only": "needs the parse column of CoNLL-2012 files",
-             "remove_nested_mentions": "is defined for CoNLL-2012 files"},
+             "remove_nested": "is defined for CoNLL-2012 files"},
 )
 RE_COLUMNS = re.compile(r"^#\s*global\.columns\s*=\s*(.+)$")
 RE_NEWDOC = re.compile(r"^#\s*newdoc(?:\s+id\s*=\s*(.+))?$")

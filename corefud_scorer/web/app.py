@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
+from ..interrupts import ignore_in_worker
 from ..parallel import available_cores
 from .options import OptionError, Spec, cli_spec, to_argv
 from .place import where
@@ -72,8 +73,9 @@ def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: 
 
     def new_pool():
         # spawn: the server's threads are never forked
+        # Interrupts are the server's: a worker left alone prints a traceback.
         return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                   max_tasks_per_child=TASKS_PER_WORKER)
+                                   max_tasks_per_child=TASKS_PER_WORKER, initializer=ignore_in_worker)
 
     @asynccontextmanager
     async def lifespan(app):
