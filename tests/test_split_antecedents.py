@@ -349,7 +349,105 @@ def test_non_referring_elements_stay_in_the_set(tmp_path):
         assert figures(metrics[name]) == (1.0, 1.0, 1.0), name
     assert figures(metrics["blanc"]) == (0.5, 0.5, 0.5)
     # A response whose plural has one of the two: half of the set found.
+    # The UA library's numbers (its evaluator, as for LIBRARY_NUMBERS below).
     response = tmp_path / "response.conllu"
     response.write_text(NON_REFERRING_ELEMENTS.replace("|Min=3|ElementOf=3", "|Min=3"))
     metrics = scores(key, response, "--only-split-antecedent")
-    assert figures(metrics["muc"]) == pytest.approx((0.5, 1.0, 2 / 3))
+    for name in ("muc", "bcub", "ceafe", "ceafm", "lea"):
+        assert figures(metrics[name]) == (0.5, 1.0, 0.6666666666666666), name
+    assert figures(metrics["blanc"]) == (0.0, 0.0, 0.0)
+    metrics = scores(key, response, "-s", "-l")
+    assert figures(metrics["muc"]) == (0.75, 1.0, 0.8571428571428571)
+    assert figures(metrics["bcub"]) == (0.78125, 1.0, 0.8771929824561403)
+    assert figures(metrics["ceafe"]) == (0.9166666666666666,) * 3
+    assert figures(metrics["ceafm"]) == (0.9166666666666666,) * 3
+    assert figures(metrics["blanc"]) == (0.5, 0.5, 0.5)
+    assert figures(metrics["lea"]) == (0.75, 1.0, 0.8571428571428571)
+
+
+# Recall, precision and F1 of the UA library of corefud-scorer 1.2 on a
+# generated key (generate(seed, **SHAPES[shape])) against a perturbed copy
+# (perturb(key, seed + 100, plurals)), both written by write(). They come
+# from its evaluator (scorer/eval/evaluator.py):
+#   reader = UAReader(keep_singletons=True, keep_split_antecedents=True,
+#                     evaluate_discourse_deixis=<-d>, match="exact")
+#   reader.get_coref_infos(key, response)
+#   evaluator.evaluate_documents(reader.doc_coref_infos  # doc_discourse_deixis_infos with -d
+#                                , metric, only_split_antecedent=<--only-split-antecedent>)
+# BLANC is listed only where it does not depend on the order of the
+# library's sets (README, "Universal Anaphora files").
+LIBRARY_NUMBERS = {
+    ('single-mention elements', 0, True, '-s -l'): {
+        'muc': (0.6428571428571429, 0.8030303030303029, 0.7140718562874251),
+        'bcub': (0.6873456790123456, 0.8454106280193237, 0.7582279576921541),
+        'ceafe': (0.7817765567765568, 0.8469246031746032, 0.8130476190476191),
+        'ceafm': (0.7432098765432099, 0.8724637681159421, 0.8026666666666668),
+        'blanc': (0.5163777908343126, 0.770694259012016, 0.617329093799682),
+        'lea': (0.5555555555555556, 0.7463768115942028, 0.636982065553494),
+    },
+    ('single-mention elements', 0, True, '-s -l --only-split-antecedent'): {
+        'muc': (0.5, 0.4, 0.4444444444444445),
+        'bcub': (0.75, 0.3333333333333333, 0.46153846153846156),
+        'ceafe': (0.625, 0.625, 0.625),
+        'ceafm': (0.75, 0.42857142857142855, 0.5454545454545454),
+        'blanc': (0.25, 0.1, 0.14285714285714288),
+        'lea': (0.5, 0.2857142857142857, 0.36363636363636365),
+    },
+    ('non-referring elements', 1, True, '-s -l -d'): {
+        'muc': (0.6952380952380952, 0.8333333333333333, 0.7580477673935617),
+        'bcub': (0.6290614045115074, 0.8527210884353741, 0.7240116928105277),
+        'ceafe': (0.6441045374378708, 0.8281344052772625, 0.7246176046176046),
+        'ceafm': (0.7312500000000001, 0.8775000000000001, 0.7977272727272728),
+        'lea': (0.5509259259259259, 0.7357142857142857, 0.6300503752441657),
+    },
+    ('non-referring elements', 1, True, '-s -l --only-split-antecedent'): {
+        'muc': (0.8333333333333334, 0.9090909090909091, 0.8695652173913043),
+        'bcub': (0.8333333333333334, 0.8854166666666667, 0.8585858585858587),
+        'ceafe': (0.7676767676767677, 0.987012987012987, 0.8636363636363636),
+        'ceafm': (0.8333333333333334, 0.9375, 0.8823529411764706),
+        'blanc': (0.8454545454545455, 0.8148496240601504, 0.8216007714561234),
+        'lea': (0.8333333333333334, 0.875, 0.8536585365853658),
+    },
+    ('plurals of plurals', 0, True, '-s -l'): {
+        'muc': (0.6319444444444444, 0.7058823529411765, 0.6668702290076337),
+        'bcub': (0.6168398008629999, 0.7218377425044092, 0.6652210632020934),
+        'ceafe': (0.7166105499438832, 0.8061868686868686, 0.7587641117052881),
+        'ceafm': (0.7248677248677248, 0.7828571428571428, 0.7527472527472526),
+        'lea': (0.4888888888888889, 0.6, 0.5387755102040817),
+    },
+    ('zeros as elements', 0, True, '-s -l --only-split-antecedent'): {
+        'muc': (0.6, 0.5454545454545454, 0.5714285714285713),
+        'bcub': (0.4479166666666667, 0.5714285714285714, 0.5021897810218977),
+        'ceafe': (0.8131868131868132, 0.4065934065934066, 0.5421245421245421),
+        'ceafm': (0.6666666666666666, 0.5714285714285714, 0.6153846153846153),
+        'blanc': (0.4255514705882353, 0.7826086956521738, 0.5472191116088092),
+        'lea': (0.4047619047619048, 0.5714285714285714, 0.4738675958188154),
+    },
+    ('single-mention elements', 1, False, '-s -l'): {
+        'muc': (0.5555555555555556, 0.9090909090909091, 0.6896551724137931),
+        'bcub': (0.5530864197530865, 0.9545454545454546, 0.7003647733194373),
+        'ceafe': (0.7698005698005699, 0.6298368298368299, 0.6928205128205128),
+        'ceafm': (0.6296296296296297, 0.7727272727272727, 0.6938775510204083),
+        'blanc': (0.4541590771098968, 0.8417874396135265, 0.5551898734177215),
+        'lea': (0.4773662551440329, 0.8181818181818182, 0.6029454230436038),
+    },
+    ('single-mention elements', 1, False, '-s -l -d'): {
+        'muc': (0.4444444444444444, 0.8, 0.5714285714285714),
+        'bcub': (0.4506172839506173, 0.8771929824561404, 0.5953837370524427),
+        'ceafe': (0.6074074074074074, 0.6074074074074074, 0.6074074074074074),
+        'ceafm': (0.5925925925925926, 0.8421052631578947, 0.6956521739130435),
+        'blanc': (0.43311936155447606, 0.8513986013986015, 0.5705069124423963),
+        'lea': (0.2962962962962963, 0.5263157894736842, 0.3791469194312796),
+    },
+}
+
+
+@pytest.mark.parametrize("case", LIBRARY_NUMBERS)
+def test_key_against_response_as_the_ua_library(tmp_path, case):
+    shape, seed, plurals, flags = case
+    documents = generate(seed, **SHAPES[shape])
+    key = write(documents, tmp_path / "key.conllu")
+    response = write(perturb(documents, seed + 100, plurals), tmp_path / "response.conllu")
+    metrics = scores(key, response, *flags.split())
+    for name, expected in LIBRARY_NUMBERS[case].items():
+        assert figures(metrics[name]) == expected, name
