@@ -315,6 +315,7 @@ class SplitOnlyPart(Counts):
         return SplitOnlyPart(Counts.__add__(self, other),
                              self.scored or getattr(other, "scored", not other.empty))
 
+    # A plain Counts on the left of a sum would otherwise drop the flag.
     __radd__ = __add__
 
     @property
