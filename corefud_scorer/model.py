@@ -80,6 +80,10 @@ class Entity:
     eid: str
     mentions: list[Mention]
     split_antecedents: tuple[str, ...] = ()
+    # Elements that are not entities of the document: non-referring
+    # markables (UA's ``-Pseudo``), grouped by their id, named in
+    # ``split_antecedents`` too. The UA library keeps them in the set.
+    non_referring_elements: tuple["Entity", ...] = ()
 
 
 @dataclass

@@ -94,19 +94,22 @@ class Side:
 
 def plural_mention(entity, by_id: dict, identity) -> PluralMention:
     """The split antecedent of a plural entity: the entities it is made of
-    (a plural among them replaced by its own), each as the tuple of its
-    mentions' identities."""
+    (a plural among them replaced by its own, a non-referring element kept
+    as the UA library keeps it), each as the tuple of its mentions'
+    identities."""
     members = set()
     queue = list(entity.split_antecedents)
+    outside = {e.eid: e for e in entity.non_referring_elements}
     seen = set()
     while queue:
         eid = queue.pop(0)
-        if eid in seen or eid not in by_id:
+        part = by_id.get(eid, outside.get(eid))
+        if eid in seen or part is None:
             continue
         seen.add(eid)
-        part = by_id[eid]
         if part.split_antecedents:
             queue.extend(part.split_antecedents)
+            outside.update((e.eid, e) for e in part.non_referring_elements)
         else:
             members.add(tuple(identity(m) for m in part.mentions))
     return PluralMention(frozenset(members))

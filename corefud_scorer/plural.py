@@ -93,28 +93,33 @@ def _b_cubed_side(entities, entity_of, mapped, split):
 
 def _resolved(entities, entity_of, mapped, split):
     """(entity index, partner's entity index, weight) for each mention of
-    ``entities`` whose partner (a split antecedent's aligned one, with its
-    weight) is in ``entity_of``."""
+    ``entities`` whose partner is in ``entity_of``. As in the UA library's
+    BLANC (and LEA), a split antecedent left unaligned (its alignment F1
+    was 0, or 0/0 when every element is a single mention) stands for
+    itself: it counts, with weight 1, where the other side has the same
+    set of entities."""
     out = []
-    for index, m, weight in _partners(entities, mapped, split):
+    for index, m, weight in _partners(entities, mapped, split, unaligned_as_itself=True):
         j = entity_of.get(m)
         if j is not None:
             out.append((index, j, weight))
     return out
 
 
-def _partners(entities, mapped, split):
+def _partners(entities, mapped, split, unaligned_as_itself=False):
     """(entity index, partner, weight) for each mention of ``entities``: a
     split antecedent stands for its aligned one, with that alignment's
-    weight; one that is not aligned is left out."""
+    weight; one that is not aligned is left out (CEAF, as the UA library's)
+    or stands for itself."""
     for index, entity in enumerate(entities):
         for m in entity:
             m = mapped(m)
             weight = 1.0
-            if isinstance(m, frozenset):
-                if m not in split:
+            if _is_plural(m):
+                if m in split:
+                    m, weight = split[m]
+                elif not unaligned_as_itself:
                     continue
-                m, weight = split[m]
             yield index, m, weight
 
 
@@ -294,6 +299,30 @@ def align_split_antecedents(metric, key, response, mapped):
     return (by_recall, by_f1), by_precision, chosen
 
 
+class SplitOnlyPart(Counts):
+    """One BLANC part's split-antecedent-only statistics, remembering
+    whether the part's full statistics were empty: the UA library averages
+    the parts that have links in the full score, so a part whose split
+    antecedents have none (every element a single mention) still counts,
+    as 0."""
+
+    def __init__(self, counts: Counts, scored: bool):
+        super().__init__(counts.recall_num, counts.recall_den, counts.precision_num,
+                         counts.precision_den)
+        self.scored = scored
+
+    def __add__(self, other: Counts) -> "SplitOnlyPart":
+        return SplitOnlyPart(Counts.__add__(self, other),
+                             self.scored or getattr(other, "scored", not other.empty))
+
+    # A plain Counts on the left of a sum would otherwise drop the flag.
+    __radd__ = __add__
+
+    @property
+    def empty(self) -> bool:
+        return not self.scored
+
+
 def document_counts(p: Partition, metric: str, only_split_antecedent: bool = False):
     """One entity metric on a document with split antecedents (BLANC as
     :class:`~corefud_scorer.metrics.BlancCounts`)."""
@@ -309,6 +338,9 @@ def document_counts(p: Partition, metric: str, only_split_antecedent: bool = Fal
         return aligned.get(ident, ident)
 
     key_split, response_split, chosen = align_split_antecedents(metric, key, response, mapped)
+    if only_split_antecedent and metric.startswith("blanc"):
+        whole = _score(metric, key, response, mapped, key_split, response_split)
+        return SplitOnlyPart(chosen, not whole.empty)
     if only_split_antecedent:
         return chosen
     return _score(metric, key, response, mapped, key_split, response_split)

@@ -346,9 +346,10 @@ class _Builder:
     def entities(self, markables: dict[str, _Markable], mentions: dict[str, Mention],
                  with_elements: bool) -> list[Entity]:
         by_entity: dict[str, list[Mention]] = {}
+        non_referring: dict[str, list[Mention]] = {}
         for markable_id, markable in markables.items():
-            if not markable.entity.endswith(PSEUDO_SUFFIX):
-                by_entity.setdefault(markable.entity, []).append(mentions[markable_id])
+            group = non_referring if markable.entity.endswith(PSEUDO_SUFFIX) else by_entity
+            group.setdefault(markable.entity, []).append(mentions[markable_id])
         elements: dict[str, list[str]] = {}
         if with_elements:
             for markable in markables.values():
@@ -359,7 +360,9 @@ class _Builder:
                     members = elements.setdefault(plural, [])
                     if markable.entity not in members:
                         members.append(markable.entity)
-        return [Entity(eid, ms, tuple(elements.get(eid, ()))) for eid, ms in by_entity.items()]
+        return [Entity(eid, ms, tuple(elements.get(eid, ())),
+                       tuple(Entity(e, non_referring[e]) for e in elements.get(eid, ()) if e in non_referring))
+                for eid, ms in by_entity.items()]
 
     def build(self) -> Document:
         doc = self.doc
