@@ -299,30 +299,6 @@ def align_split_antecedents(metric, key, response, mapped):
     return (by_recall, by_f1), by_precision, chosen
 
 
-class SplitOnlyPart(Counts):
-    """One BLANC part's split-antecedent-only statistics, remembering
-    whether the part's full statistics were empty: the UA library averages
-    the parts that have links in the full score, so a part whose split
-    antecedents have none (every element a single mention) still counts,
-    as 0."""
-
-    def __init__(self, counts: Counts, scored: bool):
-        super().__init__(counts.recall_num, counts.recall_den, counts.precision_num,
-                         counts.precision_den)
-        self.scored = scored
-
-    def __add__(self, other: Counts) -> "SplitOnlyPart":
-        return SplitOnlyPart(Counts.__add__(self, other),
-                             self.scored or getattr(other, "scored", not other.empty))
-
-    # A plain Counts on the left of a sum would otherwise drop the flag.
-    __radd__ = __add__
-
-    @property
-    def empty(self) -> bool:
-        return not self.scored
-
-
 def document_counts(p: Partition, metric: str, only_split_antecedent: bool = False):
     """One entity metric on a document with split antecedents (BLANC as
     :class:`~corefud_scorer.metrics.BlancCounts`)."""
@@ -338,9 +314,6 @@ def document_counts(p: Partition, metric: str, only_split_antecedent: bool = Fal
         return aligned.get(ident, ident)
 
     key_split, response_split, chosen = align_split_antecedents(metric, key, response, mapped)
-    if only_split_antecedent and metric.startswith("blanc"):
-        whole = _score(metric, key, response, mapped, key_split, response_split)
-        return SplitOnlyPart(chosen, not whole.empty)
     if only_split_antecedent:
         return chosen
     return _score(metric, key, response, mapped, key_split, response_split)
