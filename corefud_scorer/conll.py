@@ -16,6 +16,7 @@ from . import chains as v8
 from . import conll_filters
 from .errors import ScorerError
 from .metrics import BlancCounts, Counts
+from .core import contingency_counts, document_result, of_contingency
 from .results import Options
 
 
@@ -75,8 +76,7 @@ def document_counts(prepared: Prepared, metrics, sync: str | None = None) -> dic
     """Each metric's statistics: v8.01's own for the metrics it computes;
     the further measures, and every metric of the contingency under a
     synchronisation, from the chains' contingency through the path every
-    format shares (:func:`scoring.contingency_counts`)."""
-    from .scoring import contingency_counts, of_contingency
+    format shares (:func:`core.contingency_counts`)."""
 
     names = list(dict.fromkeys(metrics))
     shared = [n for n in names if of_contingency(n) and (sync is not None or n not in V8_METRICS)]
@@ -84,10 +84,8 @@ def document_counts(prepared: Prepared, metrics, sync: str | None = None) -> dic
     for name in names:
         if name in out:
             continue
-        if name in v8.METRICS:
-            out[name] = v8.METRICS[name](prepared.chains)
-        elif name == "blanc":
-            out[name] = BlancCounts(*v8.blanc(prepared.chains))
+        if name in V8_METRICS:
+            out[name] = V8_METRICS[name](prepared.chains)
         elif name == "mention":
             out[name] = v8.mention_identification(prepared.chains)
         elif name == "mor":
@@ -98,7 +96,7 @@ def document_counts(prepared: Prepared, metrics, sync: str | None = None) -> dic
 
 
 # The metrics v8.01 computes itself (its reading of repeated spans).
-V8_METRICS = (*v8.METRICS, "blanc")
+V8_METRICS = {**v8.METRICS, "blanc": lambda chains: BlancCounts(*v8.blanc(chains))}
 
 
 def _repeat_place(source, span) -> str:
@@ -111,13 +109,10 @@ def _repeat_place(source, span) -> str:
 
 
 def score_document(key_source, response_source, options: Options):
-    """Score one checked pair of CoNLL-2012 documents (an
-    :class:`~corefud_scorer.scoring.Outcome`) from their token spans; the
-    documents are loaded into the model only for MOR."""
-    from .scoring import Outcome
-
-    from .scoring import document_result
-
+    """Score one checked pair of CoNLL-2012 documents from their token spans:
+    the fields of a :class:`~corefud_scorer.scoring.Outcome` (result, entity
+    ids that recur, notes, counts of what was left out); the documents are
+    loaded into the model only for MOR."""
     prepared = prepare(key_source, response_source, options.keep_singletons, options)
     c = prepared.chains
     notes = []
@@ -131,4 +126,4 @@ def score_document(key_source, response_source, options: Options):
                              v8.occurrence_contingency(c), options, sizes, key_source.tokens)
     dropped = {"key_singletons_dropped": prepared.singletons[0],
                "response_singletons_dropped": prepared.singletons[1]}
-    return Outcome(result, [], [], notes, dropped)
+    return result, [], [], notes, dropped

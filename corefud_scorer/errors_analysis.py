@@ -522,7 +522,7 @@ def refused(options) -> None:
 
 class _Rescorer:
     """Scores corrected responses against one key document with the score's
-    own function (:func:`scoring.document_counts`, with the options' sync and
+    own function (:func:`core.document_counts`, with the options' sync and
     split-antecedent setting) on the prepared key side.
 
     The corrections move mentions of the sides as prepared (repeats, zeros,
@@ -549,16 +549,16 @@ class _Rescorer:
         self.key_by_sentence: dict | None = None
 
     def baseline(self) -> dict:
-        from .scoring import document_counts
+        from .core import document_counts
 
-        # The same call as scoring.document_result's: the printed score's statistics.
+        # The same call as core.document_result's: the printed score's statistics.
         options = self.options
         return document_counts(self.p, options.metric_list, _score_sync(options), options.only_split_antecedent)
 
     def counts(self, entities) -> dict:
         from .match import align
         from .partition import partition, prepare
-        from .scoring import document_counts
+        from .core import document_counts
 
         options = self.options
         identity = self.identity

@@ -13,14 +13,13 @@ from dataclasses import dataclass
 from itertools import zip_longest
 from typing import Iterable, Iterator
 
-from . import measures, memory
+from . import memory
 from .check import check_documents, missing_document
 from .match import align, identity_function
-from . import plural
 from .model import Document, SourceDocument
 from .parallel import ordered_map
 from .partition import Partition, partition, prepare
-from .registry import AS_IS, MEASURES, ONE_MENTION_SET, WEIGHTED
+from .core import partition_result
 from .results import DocumentResult, Options, format_profile
 
 
@@ -32,84 +31,6 @@ def align_documents(key_doc: Document, response_doc: Document, options: Options)
     response = prepare(response_doc, identity, options.keep_singletons, **options.preparation())
     alignment = align(key.distinct, response.distinct, options.match, options.zero_match)
     return partition(key_doc.doc_id, key, response, alignment, identity)
-
-
-def contingency_counts(contingency, metrics: Iterable[str], sync: str | None = None) -> dict:
-    """The statistics of the measures that read a contingency, every
-    format's one path. With ``sync`` they read it rebuilt over that
-    synchronisation's mention set (:func:`measures.synchronise`); without,
-    the measures that need one mention set read the union of key and
-    response mentions."""
-    if sync is not None:
-        contingency = measures.synchronise(contingency, sync)
-    one_set = None
-    out = {}
-    for name in metrics:
-        entry = MEASURES[name]
-        if entry.reads == ONE_MENTION_SET:
-            if one_set is None:
-                one_set = contingency if sync is not None else measures.synchronise(contingency, "union")
-            out[name] = entry.compute(one_set)
-        else:
-            out[name] = entry.compute(contingency)
-    return out
-
-
-def of_contingency(name: str) -> bool:
-    """Whether a metric reads the contingency (and so follows ``sync``)."""
-    return MEASURES[name].of_contingency
-
-
-def document_counts(p: Partition, metrics: Iterable[str], sync: str | None = None,
-                    only_split_antecedent: bool = False) -> dict:
-    """Each metric's statistics for one aligned document: the metrics of the
-    contingency through :func:`contingency_counts`, the others from the
-    partition. Where split antecedents are scored, a metric they weight is
-    :mod:`.plural`'s (one implementation per metric, weighted by their
-    alignment), and one they make not applicable has None."""
-    plurals = only_split_antecedent or p.has_plurals
-    names = list(dict.fromkeys(metrics))
-    if plurals:
-        special = {n for n in names if MEASURES[n].split_antecedents != AS_IS}
-    else:
-        special = set()
-    out = contingency_counts(p.contingency, [n for n in names if n not in special and of_contingency(n)], sync)
-    for name in names:
-        if name in out:
-            continue
-        entry = MEASURES[name]
-        if name in special:
-            out[name] = (plural.document_counts(p, name, only_split_antecedent)
-                         if entry.split_antecedents == WEIGHTED else None)
-        else:
-            out[name] = entry.compute(p)
-    return {name: out[name] for name in names}
-
-
-def document_result(doc_id, counts, contingency, options: Options, sizes: tuple, tokens: int) -> DocumentResult:
-    """One document's result from ``counts(metrics, sync)``, its statistics
-    function, whatever the format's reading: the options' synchronisation,
-    or with ``sync="all"`` the unsynchronised statistics and each
-    synchronisation's beside them."""
-    sync = options.sync
-    result = DocumentResult(doc_id, counts(options.metric_list, None if sync == "all" else sync),
-                            *sizes, tokens)
-    if sync == "all":
-        # Mention-level metrics read the aligned mentions: the same under every option.
-        synchronised = [n for n in options.metric_list if of_contingency(n)]
-        unchanged = {n: v for n, v in result.counts.items() if not of_contingency(n)}
-        result.synchronised = {option: {**counts(synchronised, option), **unchanged}
-                               for option in measures.SYNC_OPTIONS}
-        result.markables = measures.mention_identification(contingency)
-    return result
-
-
-def partition_result(p: Partition, options: Options, tokens: int) -> DocumentResult:
-    def counts(metrics, sync):
-        return document_counts(p, metrics, sync, options.only_split_antecedent)
-
-    sizes = (p.key.mentions, p.response.mentions, len(p.key.entities), len(p.response.entities))
-    return document_result(p.doc_id, counts, p.contingency, options, sizes, tokens)
 
 
 # --- warnings ---
@@ -183,7 +104,7 @@ def score_document(key_source: SourceDocument, response_source: SourceDocument,
         # CoNLL-2012: the reference scorer v8.01's reading and metrics.
         from .conll import score_document as score_v8
 
-        return _with_check_notes(score_v8(key_source, response_source, options), response_source)
+        return _with_check_notes(Outcome(*score_v8(key_source, response_source, options)), response_source)
     key_doc = key_source.load()
     return _with_check_notes(_outcome(key_source, key_doc, response_source, options), response_source)
 
@@ -196,7 +117,7 @@ def score_against_key(key_source: SourceDocument, response_sources: list[SourceD
     if reads_as_v8(options):
         from .conll import score_document as score_v8
 
-        return [_with_check_notes(score_v8(key_source, response_source, options), response_source)
+        return [_with_check_notes(Outcome(*score_v8(key_source, response_source, options)), response_source)
                 for response_source in response_sources]
     key_doc = key_source.load()
     return [_with_check_notes(_outcome(key_source, key_doc, response_source, options), response_source)

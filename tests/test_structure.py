@@ -1,0 +1,124 @@
+"""The layout's rules, read off the source with ``ast``: format names are
+compared only by the readers (everything else reads a format's profile),
+only the metric modules and the renderers branch on BLANC, and imports,
+those inside functions included, make no cycle but the ones listed here
+as still to be broken."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from corefud_scorer.readers import formats
+
+PACKAGE = Path(__file__).resolve().parent.parent / "corefud_scorer"
+# The modules of metrics (v8.01's reading and split antecedents included) and
+# the renderers: where a measure's own name may decide what is done.
+METRIC_MODULES = {"metrics", "measures", "plural", "chains", "conll", "registry"}
+RENDERERS = {"report", "report_v8", "errors_report", "comparison", "plot"}
+# Import cycles still to be broken (the types that render themselves, the web
+# service that runs the command line): a new cycle, or a longer one, fails.
+KNOWN_CYCLES = [
+    {"registry", "report", "results", "settings", "summary"},
+    {"cli", "web.app", "web.options", "web.runner", "web.server"},
+]
+
+
+def modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        yield (name[:-len(".__init__")] if name.endswith(".__init__") else name), path, ast.parse(path.read_text())
+
+
+def compared_constants(tree):
+    """(line, constant) for each string a comparison tests against."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for part in (node.left, *node.comparators):
+                items = part.elts if isinstance(part, (ast.Tuple, ast.List, ast.Set)) else [part]
+                for item in items:
+                    if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                        yield node.lineno, item.value
+
+
+def test_only_the_readers_compare_a_format_name():
+    names = set(formats())
+    found = [f"{path.name}:{line} compares {value!r}" for module, path, tree in modules()
+             if not module.startswith("readers") for line, value in compared_constants(tree) if value in names]
+    assert not found, "read the format's profile instead: " + "; ".join(found)
+
+
+def test_only_metrics_and_renderers_branch_on_blanc():
+    found = [f"{path.name}:{line}" for module, path, tree in modules()
+             if module not in METRIC_MODULES | RENDERERS
+             for line, value in compared_constants(tree) if value == "blanc"]
+    assert not found, "read the registry instead: " + "; ".join(found)
+
+
+def _graph():
+    graph = {}
+    known = {module for module, _, _ in modules()}
+    for module, path, tree in modules():
+        package = module.rsplit(".", 1)[0] if "." in module else ""
+        if path.name == "__init__.py":
+            package = module
+        edges = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package.split(".") if package else []
+                base = base[:len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+                candidates = [target] if node.module else [f"{target}.{a.name}".strip(".") for a in node.names]
+                for candidate in candidates:
+                    while candidate and candidate not in known:
+                        candidate = candidate.rsplit(".", 1)[0] if "." in candidate else ""
+                    if candidate and candidate != module:
+                        edges.add(candidate)
+        graph[module] = edges
+    return graph
+
+
+def _cycles(graph):
+    """The strongly connected parts of more than one module (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                part.add(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                out.append(part)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycle_but_the_known_ones():
+    cycles = _cycles(_graph())
+    new = [sorted(c) for c in cycles if not any(c <= known for known in KNOWN_CYCLES)]
+    assert not new, f"import cycles (imports inside functions count): {new}"
+
+
+def test_the_cycle_finder_finds_one():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
+
+
+def test_the_format_check_finds_a_comparison():
+    tree = ast.parse("if fmt == 'ua':\n    pass\nx = fmt in ('conll', 'x')\n")
+    assert list(compared_constants(tree)) == [(1, "ua"), (3, "conll"), (3, "x")]
