@@ -436,25 +436,27 @@ def _finish(doc: ConllDocument, mentions: _Mentions, lineno: int,
     doc.entities = [spans for spans, _ in mentions.by_id.values()]
     doc.mention_lines = [lines for _, lines in mentions.by_id.values()]
     if words:
-        doc.words = []
-        for sentence in doc.sentences:
-            line = sentence._piece.line
-            for n in sentence.word_lines:
-                fields = line(n - 1).split()
-                doc.words.append((fields[3] if len(fields) >= 5 else "?", fields[4] if len(fields) >= 6 else None))
+        doc.words = [(fields[3] if len(fields) >= 5 else "?", fields[4] if len(fields) >= 6 else None)
+                     for _, fields in _token_fields(doc)]
     if parses:
         from ..conll_filters import missing_parse, parse_bit
 
         doc.parses = []
-        for sentence in doc.sentences:
-            line = sentence._piece.line
-            for n in sentence.word_lines:
-                fields = line(n - 1).split()
-                bit = parse_bit(fields)
-                if bit is None:
-                    raise missing_parse(doc.path, n, fields)
-                doc.parses.append((fields[3], bit))
+        for n, fields in _token_fields(doc):
+            bit = parse_bit(fields)
+            if bit is None:
+                raise missing_parse(doc.path, n, fields)
+            doc.parses.append((fields[3], bit))
     return doc
+
+
+def _token_fields(doc: ConllDocument):
+    """(line number, columns) of each token line of a document, read again
+    from the file's text only when asked for."""
+    for sentence in doc.sentences:
+        line = sentence._piece.line
+        for n in sentence.word_lines:
+            yield n, line(n - 1).split()
 
 
 def read_file(path: str) -> list[ConllDocument]:
