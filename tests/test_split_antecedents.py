@@ -58,8 +58,9 @@ def _layer(rng, prefix, slots, zeros, options):
             count += 1
             zero = slot in zeros
             length = 1 if zero else rng.choice((1, 1, 2, 3))
-            # A multi-word markable only over tokens that carry no other
-            # multi-word one, so that ")" always closes the innermost.
+            # Markables never overlap (the next one starts after this one
+            # ends), so ")" always closes the innermost; a multi-word one
+            # never runs over a zero, which stays a zero mention of its own.
             span = [s for s in slots[i:i + length] if s not in zeros]
             if zero or len(span) < length:
                 length = 1
