@@ -1,7 +1,7 @@
 """Score a CoNLL-2012 document pair with the reference scorer v8.01's numbers.
 
 The reader (:mod:`.readers.conll2012`) and the check are the shared ones;
-for each checked pair, :func:`score_document` replaces scorer 1.2's match
+for each checked pair, :func:`score_chains` replaces scorer 1.2's match
 and partition by v8.01's reading (:mod:`.chains`: exact matching, its
 handling of repeated spans) and its metrics. Singletons are dropped unless
 ``keep_singletons`` (the reference scorer always keeps them: ``-s``). BLANC
@@ -64,7 +64,7 @@ def _filtered(entities, key_source, options: Options):
     return entities
 
 
-def prepare(key_source, response_source, keep_singletons: bool, options: Options | None = None) -> Prepared:
+def prepare_chains(key_source, response_source, keep_singletons: bool, options: Options | None = None) -> Prepared:
     key, key_dropped = _spans(key_source, keep_singletons)
     response, response_dropped = _spans(response_source, keep_singletons)
     if options is not None and (options.np_only or options.remove_nested):
@@ -72,7 +72,7 @@ def prepare(key_source, response_source, keep_singletons: bool, options: Options
     return Prepared(v8.identify(key, response), key_source, response_source, (key_dropped, response_dropped))
 
 
-def document_counts(prepared: Prepared, metrics, sync: str | None = None) -> dict:
+def chains_counts(prepared: Prepared, metrics, sync: str | None = None) -> dict:
     """Each metric's statistics: v8.01's own for the metrics it computes;
     the further measures, and every metric of the contingency under a
     synchronisation, from the chains' contingency through the path every
@@ -108,12 +108,12 @@ def _repeat_place(source, span) -> str:
     return f"document {source.doc_id!r}"
 
 
-def score_document(key_source, response_source, options: Options):
+def score_chains(key_source, response_source, options: Options):
     """Score one checked pair of CoNLL-2012 documents from their token spans:
     the fields of a :class:`~corefud_scorer.scoring.Outcome` (result, entity
     ids that recur, notes, counts of what was left out); the documents are
     loaded into the model only for MOR."""
-    prepared = prepare(key_source, response_source, options.keep_singletons, options)
+    prepared = prepare_chains(key_source, response_source, options.keep_singletons, options)
     c = prepared.chains
     notes = []
     for label, repeats, source in (("key", c.key_repeats, key_source),
@@ -122,7 +122,7 @@ def score_document(key_source, response_source, options: Options):
             notes.append((label, "repeated mentions (a span given again), scored as scorer.pl v8.01 "
                           "scores them", _repeat_place(source, repeats[0].span), len(repeats)))
     sizes = (sum(len(k) for k in c.key), sum(len(r) for r in c.response), len(c.key), len(c.response))
-    result = document_result(key_source.doc_id, lambda metrics, sync: document_counts(prepared, metrics, sync),
+    result = document_result(key_source.doc_id, lambda metrics, sync: chains_counts(prepared, metrics, sync),
                              v8.occurrence_contingency(c), options, sizes, key_source.tokens)
     dropped = {"key_singletons_dropped": prepared.singletons[0],
                "response_singletons_dropped": prepared.singletons[1]}

@@ -64,7 +64,7 @@ def document_counts(p: Partition, metrics: Iterable[str], sync: str | None = Non
             continue
         entry = MEASURES[name]
         if name in special:
-            out[name] = (plural.document_counts(p, name, only_split_antecedent)
+            out[name] = (plural.weighted_counts(p, name, only_split_antecedent)
                          if entry.split_antecedents == WEIGHTED else None)
         else:
             out[name] = entry.compute(p)

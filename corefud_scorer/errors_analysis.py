@@ -613,13 +613,13 @@ class _V8Rescorer:
     the same call as the score's. The errors are classified on the model
     (exact matching, as v8.01 matches), and each corrected response is
     rescored by v8.01's reading too, its mentions taken back to their token
-    spans; singletons go unless kept, as :func:`conll.prepare` drops them."""
+    spans; singletons go unless kept, as :func:`conll.prepare_chains` drops them."""
 
     def __init__(self, key_source, response_source, options):
         from . import conll
 
         self.options = options
-        self.prepared = conll.prepare(key_source, response_source, options.keep_singletons)
+        self.prepared = conll.prepare_chains(key_source, response_source, options.keep_singletons)
         self.key_spans = conll._spans(key_source, options.keep_singletons)[0]
         positions = key_source.positions()
         self.span_of = {tuple(positions[start:end + 1]): (start, end)
@@ -630,7 +630,7 @@ class _V8Rescorer:
     def baseline(self) -> dict:
         from . import conll
 
-        return conll.document_counts(self.prepared, self.options.metric_list, _score_sync(self.options))
+        return conll.chains_counts(self.prepared, self.options.metric_list, _score_sync(self.options))
 
     def counts(self, entities) -> dict:
         from types import SimpleNamespace
@@ -646,7 +646,7 @@ class _V8Rescorer:
             self.mentions = self.prepared.mention_of() if "mor" in self.options.metric_list else {}
         mentions = self.mentions
         prepared = SimpleNamespace(chains=chains.identify(self.key_spans, response), mention_of=lambda: mentions)
-        return conll.document_counts(prepared, self.options.metric_list, _score_sync(self.options))
+        return conll.chains_counts(prepared, self.options.metric_list, _score_sync(self.options))
 
 
 # A document with at least this many mentions has its corrected responses

@@ -299,12 +299,12 @@ def align_split_antecedents(metric, key, response, mapped):
     return (by_recall, by_f1), by_precision, chosen
 
 
-def document_counts(p: Partition, metric: str, only_split_antecedent: bool = False):
+def weighted_counts(p: Partition, metric: str, only_split_antecedent: bool = False):
     """One entity metric on a document with split antecedents (BLANC as
     :class:`~corefud_scorer.metrics.BlancCounts`)."""
     if metric == "blanc":
-        return BlancCounts(document_counts(p, "blanc-coreference", only_split_antecedent),
-                           document_counts(p, "blanc-non-coreference", only_split_antecedent))
+        return BlancCounts(weighted_counts(p, "blanc-coreference", only_split_antecedent),
+                           weighted_counts(p, "blanc-non-coreference", only_split_antecedent))
     identity = p.identity
     key = [[identity(m) for m in entity] for entity in p.key.entities]
     response = [[identity(m) for m in entity] for entity in p.response.entities]

@@ -102,9 +102,9 @@ def score_document(key_source: SourceDocument, response_source: SourceDocument,
     memory.between_documents()
     if reads_as_v8(options):
         # CoNLL-2012: the reference scorer v8.01's reading and metrics.
-        from .conll import score_document as score_v8
+        from .conll import score_chains
 
-        return _with_check_notes(Outcome(*score_v8(key_source, response_source, options)), response_source)
+        return _with_check_notes(Outcome(*score_chains(key_source, response_source, options)), response_source)
     key_doc = key_source.load()
     return _with_check_notes(_outcome(key_source, key_doc, response_source, options), response_source)
 
@@ -115,9 +115,9 @@ def score_against_key(key_source: SourceDocument, response_sources: list[SourceD
     against it, one outcome per system."""
     memory.between_documents()
     if reads_as_v8(options):
-        from .conll import score_document as score_v8
+        from .conll import score_chains
 
-        return [_with_check_notes(Outcome(*score_v8(key_source, response_source, options)), response_source)
+        return [_with_check_notes(Outcome(*score_chains(key_source, response_source, options)), response_source)
                 for response_source in response_sources]
     key_doc = key_source.load()
     return [_with_check_notes(_outcome(key_source, key_doc, response_source, options), response_source)

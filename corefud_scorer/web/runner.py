@@ -15,13 +15,13 @@ PREFIX = "corefud-scorer: error: "
 
 
 @dataclass
-class Outcome:
+class CommandOutput:
     code: int
     stdout: str
     stderr: str
 
 
-def run_cli(argv: list[str]) -> Outcome:
+def run_cli(argv: list[str]) -> CommandOutput:
     """``corefud-scorer ARGV`` in this process, its output captured.
 
     argparse writes to ``sys.stdout``/``sys.stderr`` and exits by itself, so
@@ -45,7 +45,7 @@ def run_cli(argv: list[str]) -> Outcome:
         # so it gives all of that back after each one.
         gc.unfreeze()
         gc.collect()
-    return Outcome(code, out.getvalue(), err.getvalue())
+    return CommandOutput(code, out.getvalue(), err.getvalue())
 
 
 def _escaped(text: str) -> str:
