@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from . import chains as v8
 from . import conll_filters
-from .errors import ScorerError
 from .metrics import BlancCounts, Counts
 from .core import contingency_counts, document_result, of_contingency
 from .results import Options

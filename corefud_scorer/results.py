@@ -7,18 +7,18 @@ from dataclasses import dataclass, field
 
 from . import measures
 from .errors import ScorerError
+from .profile import FormatProfile
+from .readers import DEFAULT_FORMAT, profile
 from .match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from .metrics import BlancCounts, BridgingCounts, Counts
 
-# What ``-m all`` means for CorefUD files, in 1.2's order (each format's
-# profile says what it means for its files).
-ALL_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero")
+# What ``-m all`` means for CorefUD files, in 1.2's order, and for UA files,
+# in the UA scorer's (each format's profile says what it means for its files).
+ALL_METRICS = profile(DEFAULT_FORMAT).all_metrics
+UA_ALL_METRICS = profile("ua").all_metrics
 # What ``-m every`` means: 1.2's set, mention identification, and the further
 # measures of :mod:`.measures`.
 EVERY_METRICS = ALL_METRICS + ("mention",) + measures.MEASURE_NAMES
-# What the UA scorer's ``all`` means for UA files, in its order.
-UA_ALL_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mention", "mor",
-                  "non-referring", "bridging")
 ANAPHORA_METRIC_NAMES = ("non-referring", "bridging")
 METRIC_NAMES = EVERY_METRICS + ANAPHORA_METRIC_NAMES
 CONLL_PARTS = ("muc", "bcub", "ceafe")
@@ -33,10 +33,8 @@ FORMAT_DEFAULTED = ("metrics", "match", "zero_match", "keep_zeros", "check_forms
 FEATURE_OPTIONS = ("keep_split_antecedents", "discourse_deixis", "only_split_antecedent", "np_only", "remove_nested")
 
 
-def format_profile(fmt: str | None):
+def format_profile(fmt: str | None) -> FormatProfile:
     """The profile of a format, from its reader."""
-    from .readers import profile
-
     return profile(fmt)
 
 

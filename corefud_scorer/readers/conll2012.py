@@ -86,10 +86,6 @@ class ConllDocument(SourceDocument):
     entities: list[list[tuple[int, int]]] = field(default_factory=list)
     mention_lines: list[list[int]] = field(default_factory=list)
 
-    # Scored with the reference scorer v8.01's reading of repeated spans
-    # (:mod:`corefud_scorer.conll`), not scorer 1.2's.
-    scored_as = "v8.01"
-
     @property
     def first_line(self) -> int:
         return self.begin_line
