@@ -72,8 +72,15 @@ def ordered_map(function: Callable, items: Iterable, jobs: int) -> Iterator:
             yield pending.popleft().result()
         if failure is not None and not isinstance(failure, StopIteration):
             raise failure
+    except Exception:
+        # Failed (bad input in a later document): what is queued is dropped
+        # and the tasks running are waited for, so that the pool's threads
+        # are gone before the interpreter exits (left running, they may
+        # write to a pipe already closed and print a traceback).
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
     except BaseException:
-        # Interrupted or failed: what is queued is dropped, not waited for.
+        # Interrupted: nothing is waited for; the command ends its workers.
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)

@@ -141,3 +141,26 @@ def test_discourse_deixis_is_refused_on_corefud_files(tmp_path):
     run = run_cli(FIXTURES / "example" / "key.conllu", tmp_path / "absent", "-d")
     assert run.code == 2 and len(run.err.strip().splitlines()) == 1
     assert "no discourse-deixis layer" in run.err
+
+
+def test_bad_input_in_a_later_document_of_a_parallel_run_is_one_line(tmp_path):
+    """The process pool is shut down before the interpreter exits, so the
+    error line is all that is printed (a pool left running could print a
+    traceback from its threads at exit, now and then)."""
+    import subprocess
+    import sys
+
+    text = (FIXTURES / "example" / "key.conllu").read_text()
+    first = text.split("# newdoc")[1]
+    documents = [("# newdoc" + first).replace("id = walk", f"id = walk{n}").replace("sent_id = walk-", f"sent_id = w{n}-")
+                 for n in range(12)]
+    # The last document opens a mention it never closes.
+    documents[-1] = documents[-1].replace("Entity=e3)", "_", 1)
+    key = tmp_path / "key.conllu"
+    key.write_text(text.split("# newdoc")[0] + "".join(documents))
+    for _ in range(15):
+        run = subprocess.run([sys.executable, "-m", "corefud_scorer", str(key), str(key), "-j", "2"],
+                             capture_output=True, text=True)
+        assert run.returncode == 2 and run.stdout == ""
+        assert run.stderr.splitlines() == [f"corefud-scorer: error: {key}:407: malformed Entity annotation: "
+                                           "Mention e3 opened at <walk11-1#7, the>, but not closed."], run.stderr
