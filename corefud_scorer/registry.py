@@ -15,7 +15,12 @@ from typing import Any, Callable
 
 from . import measures, metrics
 from .counts import BlancCounts, BridgingCounts, Counts, f1, ratio
-from .results import MetricScore
+from .scores import MetricScore
+
+# The CoNLL score: the mean F1 of these three, under this name in JSON and
+# tables (and the -m group that asks for them).
+CONLL_PARTS = ("muc", "bcub", "ceafe")
+CONLL_SCORE = "conll"
 
 # What a measure reads, per document.
 CONTINGENCY = "contingency"          # the key x response contingency (follows --sync)

@@ -21,11 +21,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
 from .measures import MEASURE_NAMES, ONE_NUMBER, SYNC_OPTIONS
 from .profile import UA_SCORER_TEXT
 from .readers import profiles
-from .results import CONLL_PARTS, CONLL_SCORE, DocumentResult, MetricScore, Options, Result
+from .registry import CONLL_PARTS, CONLL_SCORE
+
+if TYPE_CHECKING:
+    from .results import DocumentResult, MetricScore, Options, Result
 from .metrics import MENTION_METRICS, ordered_sum
 
 SCHEMA_VERSION = 1

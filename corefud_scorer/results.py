@@ -10,7 +10,9 @@ from .errors import ScorerError
 from .profile import FormatProfile
 from .readers import DEFAULT_FORMAT, profile
 from .match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
-from .metrics import BlancCounts, BridgingCounts, Counts
+from .metrics import BlancCounts, BridgingCounts, Counts  # noqa: F401  (re-exported)
+from .registry import CONLL_PARTS, CONLL_SCORE
+from .scores import MetricScore  # noqa: F401  (re-exported)
 
 # What ``-m all`` means for CorefUD files, in 1.2's order, and for UA files,
 # in the UA scorer's (each format's profile says what it means for its files).
@@ -21,10 +23,6 @@ UA_ALL_METRICS = profile("ua").all_metrics
 EVERY_METRICS = ALL_METRICS + ("mention",) + measures.MEASURE_NAMES
 ANAPHORA_METRIC_NAMES = ("non-referring", "bridging")
 METRIC_NAMES = EVERY_METRICS + ANAPHORA_METRIC_NAMES
-CONLL_PARTS = ("muc", "bcub", "ceafe")
-# The CoNLL score's name in JSON and tables (the mean F1 of CONLL_PARTS), and
-# the -m group that asks for its parts.
-CONLL_SCORE = "conll"
 SYNC_CHOICES = measures.SYNC_OPTIONS + ("all",)
 GROUPS = {"all": ALL_METRICS, "every": EVERY_METRICS, CONLL_SCORE: CONLL_PARTS}
 # Options whose None means "the format's default" (its profile's ``defaults``).
@@ -182,53 +180,6 @@ class Options:
     def metric_list(self) -> tuple[str, ...]:
         """The metrics to compute, each once, in the order they are reported."""
         return tuple(dict.fromkeys(self.requested))
-
-
-@dataclass
-class MetricScore:
-    """One metric's scores (fractions) and the summed statistics behind them.
-
-    ``recall``/``precision``/``f1`` are None when the metric is not applicable
-    (the zero score with no zero anaphor on either side). BLANC is the mean of
-    its coreference and non-coreference parts, given in ``parts``; its
-    ``counts`` are the parts' statistics. A measure that is one number (an
-    agreement coefficient) has only ``value``; ``extra`` holds what else a
-    measure reports (entropy's variation of information).
-    With split antecedents MOR is not applicable either. Bridging's ``parts``
-    are anaphor recognition and full bridging at the markable and the entity
-    level; its own scores are the markable level's.
-    """
-
-    name: str
-    recall: float | None
-    precision: float | None
-    f1: float | None
-    counts: Counts | BlancCounts | BridgingCounts
-    parts: dict[str, "MetricScore"] = field(default_factory=dict)
-    value: float | None = None
-    extra: dict = field(default_factory=dict)
-
-    @property
-    def applicable(self) -> bool:
-        return self.recall is not None or self.value is not None
-
-    # The summed statistics, for metrics whose counts are recall and
-    # precision fractions (every one but BLANC, whose parts have them).
-    @property
-    def recall_num(self) -> float:
-        return self.counts.recall_num
-
-    @property
-    def recall_den(self) -> float:
-        return self.counts.recall_den
-
-    @property
-    def precision_num(self) -> float:
-        return self.counts.precision_num
-
-    @property
-    def precision_den(self) -> float:
-        return self.counts.precision_den
 
 
 @dataclass

@@ -6,8 +6,12 @@ from __future__ import annotations
 import hashlib
 
 from . import __version__
-from .readers import profiles
-from .results import Options, format_profile
+from typing import TYPE_CHECKING
+
+from .readers import profile, profiles
+
+if TYPE_CHECKING:
+    from .results import Options
 
 
 def file_digest(path: str) -> str:
@@ -94,8 +98,8 @@ def signature(options: Options, fmt: str | None, test: str | None = None, sample
         fields.append(f"sync:{options.sync}")
     # The options of split antecedents and zeros, where they are not the
     # format's defaults; absent, the line reads as before.
-    profile = format_profile(fmt if fmt in profiles() else options.format)
-    if options.keep_zeros != profile.defaults["keep_zeros"]:
+    rules = profile(fmt if fmt in profiles() else options.format)
+    if options.keep_zeros != rules.defaults["keep_zeros"]:
         fields.append("zeros:" + ("kept" if options.keep_zeros else "left-out"))
     if options.discourse_deixis:
         fields.append("discourse-deixis")

@@ -4,13 +4,16 @@ per metric, and the CoNLL score."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from . import measures
 from .counts import Counts
 from .metrics import ordered_sum
-from .registry import MEASURES, blanc_score, from_counts  # noqa: F401  (re-exported)
-from .results import CONLL_PARTS, DocumentResult, MetricScore, Options
+from .registry import CONLL_PARTS, MEASURES, blanc_score, from_counts  # noqa: F401  (re-exported)
+from .scores import MetricScore
+
+if TYPE_CHECKING:
+    from .results import DocumentResult, Options
 
 # A metric a document could not give (MOR with split antecedents) has no
 # total: it is not applicable to the whole.
