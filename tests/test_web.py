@@ -411,13 +411,13 @@ def test_real_server_scores_and_answers_health_meanwhile(server, tmp_path):
 
 
 def test_a_crash_in_the_scorer_is_not_taken_for_bad_input(monkeypatch):
-    from corefud_scorer import cli
+    from corefud_scorer.cli import commands
     from corefud_scorer.web.runner import error_line, run_cli as run_in_worker
 
     def broken(argv, stdout=None, stderr=None):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(cli, "main", broken)
+    monkeypatch.setattr(commands, "run", broken)
     outcome = run_in_worker(["k", "r"])
     assert outcome.code == 70 and outcome.stdout == ""
     assert error_line(outcome.stderr) == "RuntimeError: a bug"

@@ -104,7 +104,7 @@ def read_spec(parser: argparse.ArgumentParser) -> Spec:
 
 
 def cli_spec() -> Spec:
-    from ..cli import build_parser
+    from ..cli.flags import build_parser
 
     return read_spec(build_parser())
 

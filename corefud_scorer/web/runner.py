@@ -27,12 +27,12 @@ def run_cli(argv: list[str]) -> CommandOutput:
     argparse writes to ``sys.stdout``/``sys.stderr`` and exits by itself, so
     both are redirected and its exit is caught.
     """
-    from ..cli import main
+    from ..cli.commands import run
 
     out, err = io.StringIO(), io.StringIO()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(argv, stdout=out, stderr=err)
+            code = run(argv, out, err)
     except SystemExit as exit_:
         code = exit_.code if isinstance(exit_.code, int) else 2
     except Exception:  # a bug, not bad input: the server answers 500

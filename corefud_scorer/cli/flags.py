@@ -1,29 +1,19 @@
-"""The command line: parse and check flags, call the library, render.
-
-``corefud-scorer KEY SYS`` takes the flags of ``corefud-scorer.py`` 1.2 and
-prints its text; ``corefud-scorer bench KEY_DIR SYS_DIR`` (or ``bench
-MANIFEST``) scores many datasets at once; ``corefud-scorer errors KEY SYS``
-analyses what the response got wrong. Every flag, output path and
-optional dependency is checked before a file is read. Nothing here computes
-a score.
-"""
+"""The command line's flags, shared by its commands: parsing, the
+options they make (checked against the files' format before a file is
+read), resampling, progress and warnings."""
 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 
-from . import __version__, memory
-from .errors import ScorerError, run_command
-from .interrupts import report as report_interrupt
-from .parallel import available_cores
-from .presets import PRESETS, describe
-from .readers import formats
-from .comparison import Resampling
-from .profile import OPTIONAL_FEATURES
-from .results import ALL_METRICS, CONLL_PARTS, CONLL_SCORE, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options, format_profile
-from .significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, not_resampled
+from .. import __version__
+from ..parallel import available_cores
+from ..presets import PRESETS
+from ..readers import formats
+from ..comparison import Resampling
+from ..profile import OPTIONAL_FEATURES
+from ..results import ALL_METRICS, CONLL_PARTS, CONLL_SCORE, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options, format_profile
+from ..significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, not_resampled
 
 PROG = "corefud-scorer"
 INTERRUPTED = 130
@@ -202,7 +192,7 @@ def resampling_from(args: argparse.Namespace, parser: argparse.ArgumentParser, s
     return resampling
 
 
-def _measures_alone(parser: argparse.ArgumentParser, options: Options, compared: bool) -> None:
+def measures_alone(parser: argparse.ArgumentParser, options: Options, compared: bool) -> None:
     """Several systems, intervals and tests resample statistics that add
     across documents (:func:`.significance.not_resampled` says which are
     refused), for one synchronisation, not --sync all."""
@@ -222,7 +212,7 @@ def _format_of(args: argparse.Namespace) -> str:
     if args.format:
         return args.format
     key = getattr(args, "key_file", None)
-    from .readers import DEFAULT_FORMAT, detect_format
+    from ..readers import DEFAULT_FORMAT, detect_format
 
     if key is None or key == "-":
         return DEFAULT_FORMAT
@@ -305,7 +295,7 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
     return options
 
 
-class _Progress:
+class Progress:
     """A progress bar on stderr when it is a terminal (tqdm), else nothing."""
 
     def __init__(self, pairs, stderr, quiet):
@@ -314,7 +304,7 @@ class _Progress:
             return
         from tqdm import tqdm
 
-        from .readers.corefud import count_documents
+        from ..readers.corefud import count_documents
 
         self.files = len(pairs)
         self.bar = tqdm(total=sum(count_documents(k) for k, _ in pairs), unit="doc",
@@ -332,17 +322,17 @@ class _Progress:
             self.bar.close()
 
 
-def _run(pairs, options, args, stderr):
-    from .api import score_many
+def score_pairs(pairs, options, args, stderr):
+    from ..api import score_many
 
-    progress = _Progress(pairs, stderr, args.quiet)
+    progress = Progress(pairs, stderr, args.quiet)
     try:
         return score_many(pairs, options, args.jobs, progress if progress.bar else None)
     finally:
         progress.close()
 
 
-def _report(results, args, stderr):
+def report_warnings(results, args, stderr):
     """Warnings (unless -q) and, with -v, what was left out as asked."""
     if args.quiet:
         return
@@ -355,44 +345,14 @@ def _report(results, args, stderr):
                       f"{kind.replace('_', ' ')}: {count}", file=stderr)
 
 
-def entry_point() -> None:
-    """The ``corefud-scorer`` command, with the command's collection policy
-    (:mod:`.memory`)."""
-    memory.manage()
-    code = run_command(PROG, main)
-    memory.freeze()
-    sys.exit(code)
-
-
-def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    stdout = stdout or sys.stdout
-    stderr = stderr or sys.stderr
-    try:
-        if argv and argv[0] == "bench":
-            return bench_main(argv[1:], stdout, stderr)
-        if argv and argv[0] == "errors":
-            return errors_main(argv[1:], stdout, stderr)
-        if argv and argv[0] == "serve":
-            from .web.server import serve_main
-
-            return serve_main(argv[1:], stdout, stderr)
-        return pair_main(argv, stdout, stderr)
-    except ScorerError as err:
-        print(f"{PROG}: error: {err}", file=stderr)
-        return 2
-    except KeyboardInterrupt:
-        return report_interrupt(PROG, stderr)
-
-
-def _signature(options: Options, fmt, resampling: Resampling) -> str:
-    from .settings import signature
+def signature_of(options: Options, fmt, resampling: Resampling) -> str:
+    from ..settings import signature
 
     return signature(options, fmt, resampling.test, resampling.samples, resampling.confidence,
                      resampling.level, resampling.seed)
 
 
-def _distinct(parser, names: list[str]) -> None:
+def distinct(parser, names: list[str]) -> None:
     seen = set()
     for name in names:
         if name in seen:
@@ -400,264 +360,5 @@ def _distinct(parser, names: list[str]) -> None:
         seen.add(name)
 
 
-def _figure(value, decimals: int) -> str:
+def figure(value, decimals: int) -> str:
     return "n/a" if value is None else "%.*f" % (decimals, value * 100)
-
-
-def pair_main(argv: list[str], stdout, stderr) -> int:
-    from .report import render_json, render_table, render_text
-
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    options = options_from(args, parser, stderr)
-    files = [args.key_file, *args.sys_files]
-    if files.count("-") > 1:
-        parser.error("only one of KEY and SYS can be - (standard input)")
-    _distinct(parser, args.sys_files)
-    resampling = resampling_from(args, parser, len(args.sys_files))
-    if args.errors and (options.np_only or options.remove_nested):
-        parser.error("--errors analyses the mentions as read: not with --np-only or --remove-nested-mentions")
-    if args.errors and (len(args.sys_files) > 1 or resampling.asked or "-" in files):
-        parser.error("--errors analyses one response file (not - : it is read a second time), "
-                     "without intervals or tests")
-    _measures_alone(parser, options, len(args.sys_files) > 1 or resampling.asked)
-    # Everything imported so far is kept out of the collector's reach, so that
-    # collections between documents walk only what the documents made.
-    memory.freeze()
-    if len(args.sys_files) > 1 or resampling.asked:
-        return _systems_main(args, options, resampling, stdout, stderr)
-    (result,) = _run([(args.key_file, args.sys_files[0])], options, args, stderr)
-    errors = _errors(args.key_file, args.sys_files[0], options, args.jobs) if args.errors else None
-    options = as_scored(options, [result])
-    _report([result], args, stderr)
-    if args.output == "json":
-        data = {**result.to_dict(per_document=args.per_doc),
-                "signature": _signature(options, result.settings.get("format"), resampling)}
-        if args.shared_task:
-            data["settings"]["shared_task"] = args.shared_task
-        if errors is not None:
-            data["errors"] = errors.to_json()
-        stdout.write(render_json(data))
-        return 0
-    if args.score_only:
-        primary = result.conll if result.conll is not None else result.metrics[options.requested[0]].f1
-        stdout.write(_figure(primary, args.width) + "\n")
-        return 0
-    text = render_text(result, options, args.width)
-    if args.shared_task:
-        text = describe(args.shared_task) + "\n" + text
-    if args.per_doc:
-        text += "\n" + render_table(result.rows(), "text", decimals=args.width)
-    if errors is not None:
-        from .errors_report import render_errors_text
-
-        text += "\n" + render_errors_text(errors)
-    stdout.write(text)
-    return 0
-
-
-def _errors(key_file, sys_file, options, jobs):
-    from .errors_analysis import analyse_files
-
-    return analyse_files(key_file, sys_file, options, jobs)
-
-
-def errors_main(argv: list[str], stdout, stderr) -> int:
-    """``corefud-scorer errors KEY SYS``: the error analysis alone."""
-    from .errors_report import plot_errors, render_errors_text
-    from .report import SCHEMA_VERSION, render_json
-    from .settings import file_settings, option_settings
-
-    parser = build_errors_parser()
-    args = parser.parse_args(argv)
-    options = options_from(args, parser)
-    if args.key_file == "-" and args.sys_file == "-":
-        parser.error("only one of KEY and SYS can be - (standard input)")
-    if resampling_from(args, parser, 1).asked:
-        parser.error("errors: intervals and tests are for scores, not for the error analysis")
-    if options.np_only or options.remove_nested:
-        parser.error("errors: the analysis reads the mentions as written, not with --np-only or "
-                     "--remove-nested-mentions")
-    if args.plot:
-        from .plot import check_plot_path
-
-        check_plot_path(args.plot)
-    memory.freeze()
-    report = _errors(args.key_file, args.sys_file, options, args.jobs)
-    if report.format:
-        options = options.for_format(report.format)
-    if args.plot:
-        plot_errors(report, args.plot)
-    if args.output == "json":
-        settings = option_settings(options, options.format)
-        if "-" not in (args.key_file, args.sys_file):
-            settings.update(file_settings(args.key_file, args.key_file, args.sys_file, args.sys_file))
-        if args.shared_task:
-            settings["shared_task"] = args.shared_task
-        stdout.write(render_json({"schema_version": SCHEMA_VERSION, "errors": report.to_json(),
-                                  "settings": settings}))
-        return 0
-    text = render_errors_text(report, examples=args.examples)
-    if args.shared_task:
-        text = describe(args.shared_task) + "\n" + text
-    stdout.write(text)
-    return 0
-
-
-def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr) -> int:
-    """Several responses against one key, or intervals or tests asked for."""
-    from .api import score_systems
-    from .comparison import add_intervals, compare, pair_figures, render, tests_json
-    from .report import header, render_json, render_table
-
-    pairs = [(args.key_file, name) for name in args.sys_files]
-    progress = _Progress(pairs, stderr, args.quiet)
-    try:
-        (results,) = score_systems([(args.key_file, args.sys_files)], options, args.jobs,
-                                   progress if progress.bar else None)
-    finally:
-        progress.close()
-    _report(results, args, stderr)
-    options = as_scored(options, results)
-    names = list(args.sys_files)
-    signature = _signature(options, results[0].settings.get("format"), resampling)
-    systems = compare(names, [[r.documents] for r in results], [pair_figures(r) for r in results],
-                      options.metric_list, resampling, signature)
-    if args.output == "json":
-        entries = []
-        for name, result, index in zip(names, results, range(len(results))):
-            entry = result.to_dict(per_document=args.per_doc)
-            if args.shared_task:
-                entry["settings"]["shared_task"] = args.shared_task
-            if systems.intervals:
-                add_intervals(entry["metrics"], systems.intervals[index])
-            entries.append({"name": name, **entry})
-        if len(names) == 1:
-            data = {**entries[0], "signature": signature}
-            del data["name"]
-        else:
-            data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries}
-            if systems.tests is not None:
-                data["tests"] = tests_json(systems)
-        stdout.write(render_json(data))
-        return 0
-    if args.score_only:
-        for result in results:
-            primary = result.conll if result.conll is not None else result.metrics[options.requested[0]].f1
-            stdout.write(_figure(primary, args.width) + "\n")
-        return 0
-    text = header(options) + render(systems, "text", args.width)
-    if args.shared_task:
-        text = describe(args.shared_task) + "\n" + text
-    if args.per_doc:
-        rows = [{"system": name, **row} for name, result in zip(names, results) for row in result.rows()]
-        text += "\n" + render_table(rows, "text", decimals=args.width)
-    stdout.write(text)
-    return 0
-
-
-def bench_main(argv: list[str], stdout, stderr) -> int:
-    from .benchmark import benchmark, benchmark_systems, pair_folders, read_manifest, rows
-    from .report import benchmark_json, render_json, render_table
-
-    parser = build_bench_parser()
-    args = parser.parse_args(argv)
-    options = options_from(args, parser)
-    several = len(args.inputs) > 2
-    if several:
-        _distinct(parser, args.inputs[1:])
-    resampling = resampling_from(args, parser, len(args.inputs) - 1 if len(args.inputs) > 1 else 1)
-    _measures_alone(parser, options, several or resampling.asked)
-    if options.sync == "all":
-        parser.error("--sync all prints one pair of files' four score sets; give bench one synchronisation")
-    if args.plot:
-        from .plot import check_plot_path
-
-        check_plot_path(args.plot)
-    memory.freeze()
-    if len(args.inputs) == 1:
-        systems_datasets = [read_manifest(args.inputs[0])]
-        names = [args.inputs[0]]
-    else:
-        systems_datasets = [pair_folders(args.inputs[0], folder) for folder in args.inputs[1:]]
-        names = list(args.inputs[1:])
-    pairs = [(d.key, d.response) for i in range(len(systems_datasets[0])) for d in
-             (datasets[i] for datasets in systems_datasets)]
-    progress = _Progress(pairs, stderr, args.quiet)
-    try:
-        if several:
-            benches = benchmark_systems(systems_datasets, options, args.jobs, progress if progress.bar else None)
-        else:
-            benches = [benchmark(systems_datasets[0], options, args.jobs, progress if progress.bar else None)]
-    finally:
-        progress.close()
-    if args.plot:
-        from .plot import plot_benchmark
-
-        plot_benchmark(benches, args.plot, [os.path.basename(os.path.normpath(n)) for n in names])
-    for bench in benches:
-        _report(bench.results, args, stderr)
-    fmt = benches[0].results[0].settings.get("format") if benches[0].results else None
-    options = as_scored(options, benches[0].results)
-    signature = _signature(options, fmt, resampling)
-    systems = None
-    if several or resampling.asked:
-        from .comparison import compare, macro_figures
-
-        systems = compare(names, [[r.documents for r in bench.results] for bench in benches],
-                          [macro_figures(bench) for bench in benches], options.metric_list, resampling, signature)
-    if args.output == "json":
-        from .comparison import add_intervals, tests_json
-
-        entries = []
-        for index, (name, bench) in enumerate(zip(names, benches)):
-            entry = benchmark_json(bench, args.per_doc, args.shared_task)
-            if systems is not None and systems.intervals:
-                add_intervals(entry["macro"]["metrics"], systems.intervals[index])
-            entries.append({"name": name, **entry})
-        if not several:
-            data = {**entries[0], "signature": signature}
-            del data["name"]
-        else:
-            data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries}
-            if systems.tests is not None:
-                data["tests"] = tests_json(systems)
-        stdout.write(render_json(data))
-        return 0
-    if args.score_only:
-        for bench in benches:
-            primary = (bench.macro_conll if bench.macro_conll is not None
-                       else bench.macro[options.metric_list[0]].f1)
-            stdout.write(_figure(primary, args.width) + "\n")
-        return 0
-    text = ""
-    if args.shared_task and args.output in ("text", "markdown"):
-        text = describe(args.shared_task) + "\n\n"
-    if several:
-        table = _interleaved_rows(names, [rows(bench, per_doc=args.per_doc) for bench in benches])
-    else:
-        table = rows(benches[0], per_doc=args.per_doc)
-    text += render_table(table, args.output, args.columns, args.width)
-    if systems is not None and args.output != "csv":
-        from .comparison import render
-
-        datasets = len(benches[0].datasets)
-        title = f"Macro-average over {datasets} dataset{'s' if datasets != 1 else ''}"
-        text += "\n" + (f"**{title}**\n\n" if args.output == "markdown" else f"{title}:\n")
-        text += render(systems, args.output, args.width)
-    stdout.write(text)
-    return 0
-
-
-def _interleaved_rows(names: list[str], tables: list[list[dict]]) -> list[dict]:
-    """The systems' rows of each dataset (and document) together: row ``i``
-    of every system, then row ``i + 1``; a ``system`` column after the
-    dataset."""
-    out = []
-    for index in range(len(tables[0])):
-        for name, table in zip(names, tables):
-            row = table[index]
-            keys = list(row)
-            at = keys.index("dataset") + 1
-            out.append({**{k: row[k] for k in keys[:at]}, "system": name, **{k: row[k] for k in keys[at:]}})
-    return out

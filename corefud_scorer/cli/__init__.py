@@ -1,0 +1,41 @@
+"""The command line: parse and check flags, call the library, render.
+
+``corefud-scorer KEY SYS`` takes the flags of ``corefud-scorer.py`` 1.2 and
+prints its text; ``corefud-scorer bench KEY_DIR SYS_DIR`` (or ``bench
+MANIFEST``) scores many datasets at once; ``corefud-scorer errors KEY SYS``
+analyses what the response got wrong. Every flag, output path and
+optional dependency is checked before a file is read. Nothing here computes
+a score.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .. import memory
+from ..errors import run_command
+
+from .commands import guarded, run
+from .flags import INTERRUPTED, PROG, build_parser, options_from  # noqa: F401  (the command line's names)
+
+
+def entry_point() -> None:
+    """The ``corefud-scorer`` command, with the command's collection policy
+    (:mod:`.memory`)."""
+    memory.manage()
+    code = run_command(PROG, main)
+    memory.freeze()
+    sys.exit(code)
+
+
+def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    if argv and argv[0] == "serve":
+        # The web service, imported only here: it runs the scoring commands
+        # (:func:`.commands.run`), not this dispatcher.
+        from ..web.server import serve_main
+
+        return guarded(serve_main, argv[1:], stdout, stderr)
+    return run(argv, stdout, stderr)

@@ -1,0 +1,57 @@
+"""``corefud-scorer errors KEY SYS``: the error analysis alone."""
+
+from __future__ import annotations
+
+from .. import memory
+from ..presets import describe
+
+from .flags import build_errors_parser, options_from, resampling_from
+
+
+def analyse(key_file, sys_file, options, jobs):
+    """The error analysis of one response file (the library's)."""
+    from ..errors_analysis import analyse_files
+
+    return analyse_files(key_file, sys_file, options, jobs)
+
+
+def errors_main(argv: list[str], stdout, stderr) -> int:
+    """``corefud-scorer errors KEY SYS``: the error analysis alone."""
+    from ..errors_report import plot_errors, render_errors_text
+    from ..report import SCHEMA_VERSION, render_json
+    from ..settings import file_settings, option_settings
+
+    parser = build_errors_parser()
+    args = parser.parse_args(argv)
+    options = options_from(args, parser)
+    if args.key_file == "-" and args.sys_file == "-":
+        parser.error("only one of KEY and SYS can be - (standard input)")
+    if resampling_from(args, parser, 1).asked:
+        parser.error("errors: intervals and tests are for scores, not for the error analysis")
+    if options.np_only or options.remove_nested:
+        parser.error("errors: the analysis reads the mentions as written, not with --np-only or "
+                     "--remove-nested-mentions")
+    if args.plot:
+        from ..plot import check_plot_path
+
+        check_plot_path(args.plot)
+    memory.freeze()
+    report = analyse(args.key_file, args.sys_file, options, args.jobs)
+    if report.format:
+        options = options.for_format(report.format)
+    if args.plot:
+        plot_errors(report, args.plot)
+    if args.output == "json":
+        settings = option_settings(options, options.format)
+        if "-" not in (args.key_file, args.sys_file):
+            settings.update(file_settings(args.key_file, args.key_file, args.sys_file, args.sys_file))
+        if args.shared_task:
+            settings["shared_task"] = args.shared_task
+        stdout.write(render_json({"schema_version": SCHEMA_VERSION, "errors": report.to_json(),
+                                  "settings": settings}))
+        return 0
+    text = render_errors_text(report, examples=args.examples)
+    if args.shared_task:
+        text = describe(args.shared_task) + "\n" + text
+    stdout.write(text)
+    return 0

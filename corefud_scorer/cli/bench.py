@@ -1,0 +1,118 @@
+"""``corefud-scorer bench``: many datasets, one or several systems."""
+
+from __future__ import annotations
+
+import os
+
+from .. import memory
+from ..presets import describe
+
+from .flags import (Progress, as_scored, build_bench_parser, distinct, figure, measures_alone, options_from,
+                    report_warnings, resampling_from, signature_of)
+
+
+def bench_main(argv: list[str], stdout, stderr) -> int:
+    from ..benchmark import benchmark, benchmark_systems, pair_folders, read_manifest, rows
+    from ..report import benchmark_json, render_json, render_table
+
+    parser = build_bench_parser()
+    args = parser.parse_args(argv)
+    options = options_from(args, parser)
+    several = len(args.inputs) > 2
+    if several:
+        distinct(parser, args.inputs[1:])
+    resampling = resampling_from(args, parser, len(args.inputs) - 1 if len(args.inputs) > 1 else 1)
+    measures_alone(parser, options, several or resampling.asked)
+    if options.sync == "all":
+        parser.error("--sync all prints one pair of files' four score sets; give bench one synchronisation")
+    if args.plot:
+        from ..plot import check_plot_path
+
+        check_plot_path(args.plot)
+    memory.freeze()
+    if len(args.inputs) == 1:
+        systems_datasets = [read_manifest(args.inputs[0])]
+        names = [args.inputs[0]]
+    else:
+        systems_datasets = [pair_folders(args.inputs[0], folder) for folder in args.inputs[1:]]
+        names = list(args.inputs[1:])
+    pairs = [(d.key, d.response) for i in range(len(systems_datasets[0])) for d in
+             (datasets[i] for datasets in systems_datasets)]
+    progress = Progress(pairs, stderr, args.quiet)
+    try:
+        if several:
+            benches = benchmark_systems(systems_datasets, options, args.jobs, progress if progress.bar else None)
+        else:
+            benches = [benchmark(systems_datasets[0], options, args.jobs, progress if progress.bar else None)]
+    finally:
+        progress.close()
+    if args.plot:
+        from ..plot import plot_benchmark
+
+        plot_benchmark(benches, args.plot, [os.path.basename(os.path.normpath(n)) for n in names])
+    for bench in benches:
+        report_warnings(bench.results, args, stderr)
+    fmt = benches[0].results[0].settings.get("format") if benches[0].results else None
+    options = as_scored(options, benches[0].results)
+    signature = signature_of(options, fmt, resampling)
+    systems = None
+    if several or resampling.asked:
+        from ..comparison import compare, macro_figures
+
+        systems = compare(names, [[r.documents for r in bench.results] for bench in benches],
+                          [macro_figures(bench) for bench in benches], options.metric_list, resampling, signature)
+    if args.output == "json":
+        from ..comparison import add_intervals, tests_json
+
+        entries = []
+        for index, (name, bench) in enumerate(zip(names, benches)):
+            entry = benchmark_json(bench, args.per_doc, args.shared_task)
+            if systems is not None and systems.intervals:
+                add_intervals(entry["macro"]["metrics"], systems.intervals[index])
+            entries.append({"name": name, **entry})
+        if not several:
+            data = {**entries[0], "signature": signature}
+            del data["name"]
+        else:
+            data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries}
+            if systems.tests is not None:
+                data["tests"] = tests_json(systems)
+        stdout.write(render_json(data))
+        return 0
+    if args.score_only:
+        for bench in benches:
+            primary = (bench.macro_conll if bench.macro_conll is not None
+                       else bench.macro[options.metric_list[0]].f1)
+            stdout.write(figure(primary, args.width) + "\n")
+        return 0
+    text = ""
+    if args.shared_task and args.output in ("text", "markdown"):
+        text = describe(args.shared_task) + "\n\n"
+    if several:
+        table = _interleaved_rows(names, [rows(bench, per_doc=args.per_doc) for bench in benches])
+    else:
+        table = rows(benches[0], per_doc=args.per_doc)
+    text += render_table(table, args.output, args.columns, args.width)
+    if systems is not None and args.output != "csv":
+        from ..comparison import render
+
+        datasets = len(benches[0].datasets)
+        title = f"Macro-average over {datasets} dataset{'s' if datasets != 1 else ''}"
+        text += "\n" + (f"**{title}**\n\n" if args.output == "markdown" else f"{title}:\n")
+        text += render(systems, args.output, args.width)
+    stdout.write(text)
+    return 0
+
+
+def _interleaved_rows(names: list[str], tables: list[list[dict]]) -> list[dict]:
+    """The systems' rows of each dataset (and document) together: row ``i``
+    of every system, then row ``i + 1``; a ``system`` column after the
+    dataset."""
+    out = []
+    for index in range(len(tables[0])):
+        for name, table in zip(names, tables):
+            row = table[index]
+            keys = list(row)
+            at = keys.index("dataset") + 1
+            out.append({**{k: row[k] for k in keys[:at]}, "system": name, **{k: row[k] for k in keys[at:]}})
+    return out

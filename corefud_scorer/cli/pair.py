@@ -1,0 +1,117 @@
+"""``corefud-scorer KEY SYS ...``: one response scored (scorer 1.2's text,
+or JSON), or several compared with intervals and tests."""
+
+from __future__ import annotations
+
+from .. import memory
+from ..presets import describe
+from ..comparison import Resampling
+from ..results import Options
+
+from .analysis import analyse
+from .flags import (Progress, as_scored, build_parser, distinct, figure, measures_alone, options_from, report_warnings,
+                    resampling_from, score_pairs, signature_of)
+
+
+def pair_main(argv: list[str], stdout, stderr) -> int:
+    from ..report import render_json, render_table, render_text
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    options = options_from(args, parser, stderr)
+    files = [args.key_file, *args.sys_files]
+    if files.count("-") > 1:
+        parser.error("only one of KEY and SYS can be - (standard input)")
+    distinct(parser, args.sys_files)
+    resampling = resampling_from(args, parser, len(args.sys_files))
+    if args.errors and (options.np_only or options.remove_nested):
+        parser.error("--errors analyses the mentions as read: not with --np-only or --remove-nested-mentions")
+    if args.errors and (len(args.sys_files) > 1 or resampling.asked or "-" in files):
+        parser.error("--errors analyses one response file (not - : it is read a second time), "
+                     "without intervals or tests")
+    measures_alone(parser, options, len(args.sys_files) > 1 or resampling.asked)
+    # Everything imported so far is kept out of the collector's reach, so that
+    # collections between documents walk only what the documents made.
+    memory.freeze()
+    if len(args.sys_files) > 1 or resampling.asked:
+        return _systems_main(args, options, resampling, stdout, stderr)
+    (result,) = score_pairs([(args.key_file, args.sys_files[0])], options, args, stderr)
+    errors = analyse(args.key_file, args.sys_files[0], options, args.jobs) if args.errors else None
+    options = as_scored(options, [result])
+    report_warnings([result], args, stderr)
+    if args.output == "json":
+        data = {**result.to_dict(per_document=args.per_doc),
+                "signature": signature_of(options, result.settings.get("format"), resampling)}
+        if args.shared_task:
+            data["settings"]["shared_task"] = args.shared_task
+        if errors is not None:
+            data["errors"] = errors.to_json()
+        stdout.write(render_json(data))
+        return 0
+    if args.score_only:
+        primary = result.conll if result.conll is not None else result.metrics[options.requested[0]].f1
+        stdout.write(figure(primary, args.width) + "\n")
+        return 0
+    text = render_text(result, options, args.width)
+    if args.shared_task:
+        text = describe(args.shared_task) + "\n" + text
+    if args.per_doc:
+        text += "\n" + render_table(result.rows(), "text", decimals=args.width)
+    if errors is not None:
+        from ..errors_report import render_errors_text
+
+        text += "\n" + render_errors_text(errors)
+    stdout.write(text)
+    return 0
+
+
+def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr) -> int:
+    """Several responses against one key, or intervals or tests asked for."""
+    from ..api import score_systems
+    from ..comparison import add_intervals, compare, pair_figures, render, tests_json
+    from ..report import header, render_json, render_table
+
+    pairs = [(args.key_file, name) for name in args.sys_files]
+    progress = Progress(pairs, stderr, args.quiet)
+    try:
+        (results,) = score_systems([(args.key_file, args.sys_files)], options, args.jobs,
+                                   progress if progress.bar else None)
+    finally:
+        progress.close()
+    report_warnings(results, args, stderr)
+    options = as_scored(options, results)
+    names = list(args.sys_files)
+    signature = signature_of(options, results[0].settings.get("format"), resampling)
+    systems = compare(names, [[r.documents] for r in results], [pair_figures(r) for r in results],
+                      options.metric_list, resampling, signature)
+    if args.output == "json":
+        entries = []
+        for name, result, index in zip(names, results, range(len(results))):
+            entry = result.to_dict(per_document=args.per_doc)
+            if args.shared_task:
+                entry["settings"]["shared_task"] = args.shared_task
+            if systems.intervals:
+                add_intervals(entry["metrics"], systems.intervals[index])
+            entries.append({"name": name, **entry})
+        if len(names) == 1:
+            data = {**entries[0], "signature": signature}
+            del data["name"]
+        else:
+            data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries}
+            if systems.tests is not None:
+                data["tests"] = tests_json(systems)
+        stdout.write(render_json(data))
+        return 0
+    if args.score_only:
+        for result in results:
+            primary = result.conll if result.conll is not None else result.metrics[options.requested[0]].f1
+            stdout.write(figure(primary, args.width) + "\n")
+        return 0
+    text = header(options) + render(systems, "text", args.width)
+    if args.shared_task:
+        text = describe(args.shared_task) + "\n" + text
+    if args.per_doc:
+        rows = [{"system": name, **row} for name, result in zip(names, results) for row in result.rows()]
+        text += "\n" + render_table(rows, "text", decimals=args.width)
+    stdout.write(text)
+    return 0
