@@ -7,7 +7,7 @@ import os
 from .. import memory
 from ..presets import describe
 
-from .flags import (Progress, as_scored, build_bench_parser, distinct, figure, measures_alone, options_from,
+from .flags import (Progress, as_scored, build_bench_parser, distinct, measures_alone, options_from, primary_line,
                     report_warnings, resampling_from, signature_of)
 
 
@@ -81,9 +81,7 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
         return 0
     if args.score_only:
         for bench in benches:
-            primary = (bench.macro_conll if bench.macro_conll is not None
-                       else bench.macro[options.metric_list[0]].f1)
-            stdout.write(figure(primary, args.width) + "\n")
+            stdout.write(primary_line(bench.macro_conll, bench.macro, options, args.width))
         return 0
     text = ""
     if args.shared_task and args.output in ("text", "markdown"):

@@ -360,5 +360,14 @@ def distinct(parser, names: list[str]) -> None:
         seen.add(name)
 
 
+def primary_line(conll, metrics: dict, options: Options, decimals: int) -> str:
+    """``-b``'s line: the CoNLL F1 when computed, else the first metric's F1
+    (its value for an agreement coefficient)."""
+    if conll is None:
+        score = metrics[options.metric_list[0]]
+        conll = score.f1 if score.f1 is not None else getattr(score, "value", None)
+    return figure(conll, decimals) + "\n"
+
+
 def figure(value, decimals: int) -> str:
     return "n/a" if value is None else "%.*f" % (decimals, value * 100)

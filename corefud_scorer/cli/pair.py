@@ -9,8 +9,8 @@ from ..comparison import Resampling
 from ..results import Options
 
 from .analysis import analyse
-from .flags import (Progress, as_scored, build_parser, distinct, figure, measures_alone, options_from, report_warnings,
-                    resampling_from, score_pairs, signature_of)
+from .flags import (Progress, as_scored, build_parser, distinct, measures_alone, options_from, primary_line,
+                    report_warnings, resampling_from, score_pairs, signature_of)
 
 
 def pair_main(argv: list[str], stdout, stderr) -> int:
@@ -49,8 +49,7 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
         stdout.write(render_json(data))
         return 0
     if args.score_only:
-        primary = result.conll if result.conll is not None else result.metrics[options.requested[0]].f1
-        stdout.write(figure(primary, args.width) + "\n")
+        stdout.write(primary_line(result.conll, result.metrics, options, args.width))
         return 0
     text = render_text(result, options, args.width)
     if args.shared_task:
@@ -104,8 +103,7 @@ def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr
         return 0
     if args.score_only:
         for result in results:
-            primary = result.conll if result.conll is not None else result.metrics[options.requested[0]].f1
-            stdout.write(figure(primary, args.width) + "\n")
+            stdout.write(primary_line(result.conll, result.metrics, options, args.width))
         return 0
     text = header(options) + render(systems, "text", args.width)
     if args.shared_task:
