@@ -15,7 +15,7 @@ from pathlib import Path
 from .api import MetricScore, Options, Result, score_many, score_systems
 from .summary import summarize
 from .errors import ScorerError
-from .measures import ONE_NUMBER
+from .registry import MEASURES
 
 MACRO, MICRO = "macro-average", "micro-average"
 
@@ -153,7 +153,7 @@ def macro_average(results: list[Result], options: Options) -> tuple[dict[str, Av
     macro = {}
     for name in options.metric_list:
         scores = [r.metrics[name] for r in results if r.metrics[name].applicable]
-        if name in ONE_NUMBER:
+        if MEASURES[name].one_number:
             macro[name] = Average(name, None, None, None, len(scores),
                                   sum(s.value for s in scores) / len(scores) if scores else None)
         elif scores:

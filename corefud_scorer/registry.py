@@ -93,6 +93,7 @@ class Measure:
     score: Callable[[str, Any], MetricScore] = from_counts
     resampled: bool = True
     split_antecedents: str = AS_IS
+    further: bool = False  # one of the further measures (-m every adds them; printed after 1.2's)
 
     @property
     def of_contingency(self) -> bool:
@@ -119,18 +120,26 @@ MEASURES = _entries(
     Measure("mor", MENTIONS, metrics.mention_overlap, split_antecedents=NOT_APPLICABLE),
     Measure("zero", MENTIONS, metrics.zero_anaphors, score=zero_score),
     Measure("mention", MENTIONS, metrics.mention_identification),
-    Measure("bcub-entity", CONTINGENCY, measures.b_cubed_entity),
-    Measure("pairwise", CONTINGENCY, measures.pairwise),
-    Measure("bcub-sys", CONTINGENCY, measures.b_cubed_sys),
-    Measure("ceaf-sys", CONTINGENCY, measures.ceaf_sys),
-    Measure("bcub-all", CONTINGENCY, measures.b_cubed_all),
-    Measure("alpha", ONE_MENTION_SET, measures.alpha, measures.AlphaCounts, coefficient_score, resampled=False),
-    Measure("kappa", ONE_MENTION_SET, measures.kappa, measures.KappaCounts, coefficient_score, resampled=False),
-    Measure("entropy", ONE_MENTION_SET, measures.entropy, measures.EntropyCounts, entropy_score),
-    Measure("core-de", ONE_MENTION_SET, measures.core_de),
+    Measure("bcub-entity", CONTINGENCY, measures.b_cubed_entity, further=True),
+    Measure("pairwise", CONTINGENCY, measures.pairwise, further=True),
+    Measure("bcub-sys", CONTINGENCY, measures.b_cubed_sys, further=True),
+    Measure("ceaf-sys", CONTINGENCY, measures.ceaf_sys, further=True),
+    Measure("bcub-all", CONTINGENCY, measures.b_cubed_all, further=True),
+    Measure("alpha", ONE_MENTION_SET, measures.alpha, measures.AlphaCounts, coefficient_score, resampled=False,
+            further=True),
+    Measure("kappa", ONE_MENTION_SET, measures.kappa, measures.KappaCounts, coefficient_score, resampled=False,
+            further=True),
+    Measure("entropy", ONE_MENTION_SET, measures.entropy, measures.EntropyCounts, entropy_score, further=True),
+    Measure("core-de", ONE_MENTION_SET, measures.core_de, further=True),
     Measure("non-referring", LAYERS, metrics.non_referring),
     Measure("bridging", LAYERS, metrics.bridging, BridgingCounts, bridging_score),
 )
+
+
+# The further measures, in the order -m every lists them, and the measures of
+# the layers beside the entities.
+FURTHER = tuple(name for name, entry in MEASURES.items() if entry.further)
+OF_LAYERS = tuple(name for name, entry in MEASURES.items() if entry.reads == LAYERS)
 
 
 def measure(name: str) -> Measure:

@@ -23,10 +23,10 @@ import json
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
-from .measures import MEASURE_NAMES, ONE_NUMBER, SYNC_OPTIONS
+from .measures import SYNC_OPTIONS
 from .profile import UA_SCORER_TEXT
 from .readers import profiles
-from .registry import CONLL_PARTS, CONLL_SCORE
+from .registry import CONLL_PARTS, CONLL_SCORE, FURTHER, MEASURES
 
 if TYPE_CHECKING:
     from .results import DocumentResult, MetricScore, Options, Result
@@ -45,7 +45,7 @@ def header(options: Options) -> str:
     """The two settings lines and the blank line 1.2 opens with."""
     metrics = options.requested
     text = "The scorer is evaluating "
-    if any(name in COREF_METRICS or name in MEASURE_NAMES for name in metrics):
+    if any(name in COREF_METRICS or name in FURTHER for name in metrics):
         text += "coreferential mentions"
         if options.keep_singletons:
             text += ", singletons"
@@ -157,7 +157,7 @@ def render_text(result: Result, options: Options, decimals: int = 2) -> str:
         return render_ua_text(result, options.for_format(fmt), decimals)
     lines = [header(options)]
     for name in options.requested:
-        if name in MEASURE_NAMES:
+        if name in FURTHER:
             continue
         # 1.2's lines; the UA scorer's blocks for what 1.2 does not score.
         lines.extend(_ua_metric_lines(name, result.metrics[name], decimals))
@@ -166,7 +166,7 @@ def render_text(result: Result, options: Options, decimals: int = 2) -> str:
         lines.append("CoNLL score: %.*f\n" % (decimals, conll * 100))
     # The further measures come after all of 1.2's lines, in the same layout.
     for name in options.requested:
-        if name in MEASURE_NAMES:
+        if name in FURTHER:
             lines.append(name + "\n" + _measure_line(result.metrics[name]))
     if result.synchronisation:
         lines.append("\n" + render_synchronisation(result, options))
@@ -223,7 +223,7 @@ def render_synchronisation(result: Result, options: Options) -> str:
 # --- JSON ---
 
 def metric_json(score: MetricScore) -> dict:
-    if score.name in MEASURE_NAMES:
+    if score.name in FURTHER:
         return measure_json(score)
     out = {"recall": score.recall, "precision": score.precision, "f1": score.f1,
            "counts": asdict(score.counts)}
@@ -314,7 +314,7 @@ def score_columns(metrics: dict, conll: float | None, with_conll: bool | None = 
     one number."""
     row = {}
     for name, m in metrics.items():
-        if name in ONE_NUMBER:
+        if MEASURES[name].one_number:
             row[f"{name}_value"] = m.value
             continue
         row[f"{name}_recall"] = m.recall
@@ -418,7 +418,7 @@ def benchmark_json(bench, per_doc: bool = False, shared_task: str | None = None)
                          **size_json(result.documents), "counts": dict(result.counts)})
         if per_doc:
             documents.extend({"dataset": dataset.name, **document_json(d)} for d in result.documents)
-    macro = {name: ({"value": a.value, "datasets": a.datasets} if name in ONE_NUMBER else
+    macro = {name: ({"value": a.value, "datasets": a.datasets} if MEASURES[name].one_number else
                     {"recall": a.recall, "precision": a.precision, "f1": a.f1, "datasets": a.datasets})
              for name, a in bench.macro.items()}
     if bench.macro_conll is not None:

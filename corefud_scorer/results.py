@@ -11,7 +11,7 @@ from .profile import FormatProfile
 from .readers import DEFAULT_FORMAT, profile
 from .match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from .metrics import BlancCounts, BridgingCounts, Counts  # noqa: F401  (re-exported)
-from .registry import CONLL_PARTS, CONLL_SCORE
+from .registry import CONLL_PARTS, CONLL_SCORE, FURTHER, OF_LAYERS
 from .scores import MetricScore  # noqa: F401  (re-exported)
 
 # What ``-m all`` means for CorefUD files, in 1.2's order, and for UA files,
@@ -20,8 +20,8 @@ ALL_METRICS = profile(DEFAULT_FORMAT).all_metrics
 UA_ALL_METRICS = profile("ua").all_metrics
 # What ``-m every`` means: 1.2's set, mention identification, and the further
 # measures of :mod:`.measures`.
-EVERY_METRICS = ALL_METRICS + ("mention",) + measures.MEASURE_NAMES
-ANAPHORA_METRIC_NAMES = ("non-referring", "bridging")
+EVERY_METRICS = ALL_METRICS + ("mention",) + FURTHER
+ANAPHORA_METRIC_NAMES = OF_LAYERS
 METRIC_NAMES = EVERY_METRICS + ANAPHORA_METRIC_NAMES
 SYNC_CHOICES = measures.SYNC_OPTIONS + ("all",)
 GROUPS = {"all": ALL_METRICS, "every": EVERY_METRICS, CONLL_SCORE: CONLL_PARTS}
