@@ -8,7 +8,7 @@ from .. import memory
 from ..presets import describe
 
 from .flags import (Progress, as_scored, build_bench_parser, distinct, measures_alone, options_from, primary_line,
-                    report_warnings, resampling_from, signature_of)
+                    report_warnings, resampling_from, signature_of, systems_json)
 
 
 def bench_main(argv: list[str], stdout, stderr) -> int:
@@ -62,7 +62,7 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
         systems = compare(names, [[r.documents for r in bench.results] for bench in benches],
                           [macro_figures(bench) for bench in benches], options.metric_list, resampling, signature)
     if args.output == "json":
-        from ..comparison import add_intervals, tests_json
+        from ..comparison import add_intervals
 
         entries = []
         for index, (name, bench) in enumerate(zip(names, benches)):
@@ -70,14 +70,7 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
             if systems is not None and systems.intervals:
                 add_intervals(entry["macro"]["metrics"], systems.intervals[index])
             entries.append({"name": name, **entry})
-        if not several:
-            data = {**entries[0], "signature": signature}
-            del data["name"]
-        else:
-            data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries}
-            if systems.tests is not None:
-                data["tests"] = tests_json(systems)
-        stdout.write(render_json(data))
+        stdout.write(render_json(systems_json(entries, signature, systems)))
         return 0
     if args.score_only:
         for bench in benches:

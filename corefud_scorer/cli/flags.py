@@ -360,6 +360,21 @@ def distinct(parser, names: list[str]) -> None:
         seen.add(name)
 
 
+def systems_json(entries: list[dict], signature: str, systems) -> dict:
+    """The JSON of one system (its entry and the signature) or of several
+    (each entry by name, and the tests against the first)."""
+    if len(entries) == 1:
+        data = {**entries[0], "signature": signature}
+        del data["name"]
+        return data
+    data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries}
+    if systems is not None and systems.tests is not None:
+        from ..comparison import tests_json
+
+        data["tests"] = tests_json(systems)
+    return data
+
+
 def primary_line(conll, metrics: dict, options: Options, decimals: int) -> str:
     """``-b``'s line: the CoNLL F1 when computed, else the first metric's F1
     (its value for an agreement coefficient)."""

@@ -10,7 +10,7 @@ from ..results import Options
 
 from .analysis import analyse
 from .flags import (Progress, as_scored, build_parser, distinct, measures_alone, options_from, primary_line,
-                    report_warnings, resampling_from, score_pairs, signature_of)
+                    report_warnings, resampling_from, score_pairs, signature_of, systems_json)
 
 
 def pair_main(argv: list[str], stdout, stderr) -> int:
@@ -67,7 +67,7 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
 def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr) -> int:
     """Several responses against one key, or intervals or tests asked for."""
     from ..api import score_systems
-    from ..comparison import add_intervals, compare, pair_figures, render, tests_json
+    from ..comparison import add_intervals, compare, pair_figures, render
     from ..report import header, render_json, render_table
 
     pairs = [(args.key_file, name) for name in args.sys_files]
@@ -92,14 +92,7 @@ def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr
             if systems.intervals:
                 add_intervals(entry["metrics"], systems.intervals[index])
             entries.append({"name": name, **entry})
-        if len(names) == 1:
-            data = {**entries[0], "signature": signature}
-            del data["name"]
-        else:
-            data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries}
-            if systems.tests is not None:
-                data["tests"] = tests_json(systems)
-        stdout.write(render_json(data))
+        stdout.write(render_json(systems_json(entries, signature, systems)))
         return 0
     if args.score_only:
         for result in results:
