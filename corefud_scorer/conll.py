@@ -122,7 +122,7 @@ def score_chains(key_source, response_source, options: Options):
                           "scores them", _repeat_place(source, repeats[0].span), len(repeats)))
     sizes = (sum(len(k) for k in c.key), sum(len(r) for r in c.response), len(c.key), len(c.response))
     result = document_result(key_source.doc_id, lambda metrics, sync: chains_counts(prepared, metrics, sync),
-                             v8.occurrence_contingency(c), options, sizes, key_source.tokens)
+                             lambda: v8.occurrence_contingency(c), options, sizes, key_source.tokens)
     dropped = {"key_singletons_dropped": prepared.singletons[0],
                "response_singletons_dropped": prepared.singletons[1]}
     return result, [], [], notes, dropped

@@ -11,7 +11,7 @@ registry's (:mod:`.registry`).
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 from . import measures, plural
 from .partition import Partition
@@ -71,11 +71,13 @@ def document_counts(p: Partition, metrics: Iterable[str], sync: str | None = Non
     return {name: out[name] for name in names}
 
 
-def document_result(doc_id, counts, contingency, options: Options, sizes: tuple, tokens: int) -> DocumentResult:
+def document_result(doc_id, counts, contingency: Callable[[], object], options: Options, sizes: tuple,
+                    tokens: int) -> DocumentResult:
     """One document's result from ``counts(metrics, sync)``, its statistics
     function, whatever the format's reading: the options' synchronisation,
     or with ``sync="all"`` the unsynchronised statistics and each
-    synchronisation's beside them."""
+    synchronisation's beside them, with mention identification read off
+    ``contingency()`` (asked for only then)."""
     sync = options.sync
     result = DocumentResult(doc_id, counts(options.metric_list, None if sync == "all" else sync),
                             *sizes, tokens)
@@ -85,7 +87,7 @@ def document_result(doc_id, counts, contingency, options: Options, sizes: tuple,
         unchanged = {n: v for n, v in result.counts.items() if not of_contingency(n)}
         result.synchronised = {option: {**counts(synchronised, option), **unchanged}
                                for option in measures.SYNC_OPTIONS}
-        result.markables = measures.mention_identification(contingency)
+        result.markables = measures.mention_identification(contingency())
     return result
 
 
@@ -94,4 +96,4 @@ def partition_result(p: Partition, options: Options, tokens: int) -> DocumentRes
         return document_counts(p, metrics, sync, options.only_split_antecedent)
 
     sizes = (p.key.mentions, p.response.mentions, len(p.key.entities), len(p.response.entities))
-    return document_result(p.doc_id, counts, p.contingency, options, sizes, tokens)
+    return document_result(p.doc_id, counts, lambda: p.contingency, options, sizes, tokens)

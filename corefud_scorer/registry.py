@@ -141,6 +141,3 @@ MEASURES = _entries(
 FURTHER = tuple(name for name, entry in MEASURES.items() if entry.further)
 OF_LAYERS = tuple(name for name, entry in MEASURES.items() if entry.reads == LAYERS)
 
-
-def measure(name: str) -> Measure:
-    return MEASURES[name]
