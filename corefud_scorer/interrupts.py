@@ -44,7 +44,8 @@ def report(prog: str, stream=None) -> int:
     """Say that the command was interrupted (once in a command's process);
     the exit code."""
     global _told
-    if _owner == os.getpid():
+    owner = _owner == os.getpid()
+    if owner:
         _alarm(0)
         if _told:
             return INTERRUPTED
@@ -55,7 +56,33 @@ def report(prog: str, stream=None) -> int:
         stream.flush()
     except (OSError, ValueError, AttributeError):  # closed, or no stderr at all
         pass
+    if owner:
+        _end_children()
     return INTERRUPTED
+
+
+def leave(code: int) -> None:
+    """End the command with ``code``. After an interrupt the interpreter's
+    clean-up is skipped: it waits for every worker, and one forked in the
+    middle of the interrupt may hold a lock it never gets back."""
+    if _told and _owner == os.getpid():
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError, AttributeError):
+                pass
+        os._exit(code)
+    sys.exit(code)
+
+
+def _end_children() -> None:
+    # A forked worker holds both ends of its queue's pipe: left alone, it
+    # would wait for work forever once the command is gone.
+    for pid in _children():
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
 
 
 def _exit_at_once(signum, frame) -> None:
@@ -63,14 +90,10 @@ def _exit_at_once(signum, frame) -> None:
         return
     # Whatever state the process is in (a module half imported), it ends here.
     try:
-        report(_prog)
-        # A forked worker holds both ends of its queue's pipe: left alone, it
-        # would wait for work forever once the command is gone.
-        for pid in _children():
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except OSError:
-                pass
+        if not _told:
+            report(_prog)
+        else:
+            _end_children()
     finally:
         os._exit(INTERRUPTED)
 

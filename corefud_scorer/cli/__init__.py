@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from .. import memory
+from .. import interrupts, memory
 from ..errors import run_command
 
 from .commands import guarded, run
@@ -25,7 +25,7 @@ def entry_point() -> None:
     memory.manage()
     code = run_command(PROG, main)
     memory.freeze()
-    sys.exit(code)
+    interrupts.leave(code)
 
 
 def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
