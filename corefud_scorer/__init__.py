@@ -15,10 +15,11 @@ _EXPORTS = {
     "score": "api", "score_documents": "api", "score_many": "api", "score_text": "api",
     "ScorerError": "errors",
     "DocumentResult": "results", "MetricScore": "results", "Options": "results", "Result": "results",
+    "to_json_object": "report", "document_rows": "report",
 }
 
 __all__ = ["Options", "Result", "MetricScore", "DocumentResult", "score", "score_documents",
-           "score_many", "score_text", "ScorerError", "__version__"]
+           "score_many", "score_text", "ScorerError", "to_json_object", "document_rows", "__version__"]
 
 
 def __getattr__(name: str):

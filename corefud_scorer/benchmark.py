@@ -17,7 +17,6 @@ from .summary import summarize
 from .errors import ScorerError
 from .registry import MEASURES
 
-MACRO, MICRO = "macro-average", "micro-average"
 
 
 @dataclass(frozen=True)
@@ -199,29 +198,3 @@ def benchmark_systems(systems: list[list[Dataset]], options: Options | None = No
     groups = [(dataset.key, [datasets[i].response for datasets in systems]) for i, dataset in enumerate(first)]
     scored = score_systems(groups, options, jobs, progress)
     return [_assemble(datasets, options, [group[s] for group in scored]) for s, datasets in enumerate(systems)]
-
-
-# --- rows: plain dicts for text, Markdown, CSV tables and DataFrames ---
-
-def rows(bench: Benchmark, per_doc: bool = False) -> list[dict]:
-    """One row per dataset (and per document, after its dataset), then the
-    macro and micro averages; ``level`` says which a row is."""
-    from .report import document_rows, score_columns, size_json
-
-    with_conll = bench.micro_conll is not None
-    out = []
-    for dataset, result in zip(bench.datasets, bench.results):
-        row = {"level": "dataset", "dataset": dataset.name, "document": None}
-        row.update(size_json(result.documents))
-        row.update(score_columns(result.metrics, result.conll, with_conll))
-        out.append(row)
-        if per_doc:
-            for document in document_rows(result):
-                out.append({"level": "document", "dataset": dataset.name, "documents": 1, **document})
-    all_documents = [d for r in bench.results for d in r.documents]
-    sizes = size_json(all_documents)
-    macro = {"level": "macro", "dataset": MACRO, "document": None, **dict.fromkeys(sizes)}
-    macro.update(score_columns(bench.macro, bench.macro_conll, with_conll))
-    micro = {"level": "micro", "dataset": MICRO, "document": None, **sizes}
-    micro.update(score_columns(bench.micro, bench.micro_conll, with_conll))
-    return out + [macro, micro]

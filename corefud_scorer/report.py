@@ -29,6 +29,7 @@ from .readers import profiles
 from .registry import CONLL_PARTS, CONLL_SCORE, FURTHER, MEASURES
 
 if TYPE_CHECKING:
+    from .benchmark import Benchmark
     from .results import DocumentResult, MetricScore, Options, Result
 from .metrics import MENTION_METRICS, ordered_sum
 
@@ -328,6 +329,34 @@ def score_columns(metrics: dict, conll: float | None, with_conll: bool | None = 
 def render_json(data: dict) -> str:
     """One JSON object as printed."""
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+# --- rows: plain dicts for text, Markdown, CSV tables and DataFrames ---
+
+# The dataset names of a benchmark's average rows.
+MACRO, MICRO = "macro-average", "micro-average"
+
+
+def benchmark_rows(bench: Benchmark, per_doc: bool = False) -> list[dict]:
+    """One row per dataset (and per document, after its dataset), then the
+    macro and micro averages; ``level`` says which a row is."""
+    with_conll = bench.micro_conll is not None
+    out = []
+    for dataset, result in zip(bench.datasets, bench.results):
+        row = {"level": "dataset", "dataset": dataset.name, "document": None}
+        row.update(size_json(result.documents))
+        row.update(score_columns(result.metrics, result.conll, with_conll))
+        out.append(row)
+        if per_doc:
+            for document in document_rows(result):
+                out.append({"level": "document", "dataset": dataset.name, "documents": 1, **document})
+    all_documents = [d for r in bench.results for d in r.documents]
+    sizes = size_json(all_documents)
+    macro = {"level": "macro", "dataset": MACRO, "document": None, **dict.fromkeys(sizes)}
+    macro.update(score_columns(bench.macro, bench.macro_conll, with_conll))
+    micro = {"level": "micro", "dataset": MICRO, "document": None, **sizes}
+    micro.update(score_columns(bench.micro, bench.micro_conll, with_conll))
+    return out + [macro, micro]
 
 
 # --- tables of rows (benchmark and per-document output) ---

@@ -13,6 +13,7 @@ from .match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from .metrics import BlancCounts, BridgingCounts, Counts  # noqa: F401  (re-exported)
 from .registry import CONLL_PARTS, CONLL_SCORE, FURTHER, OF_LAYERS
 from .scores import MetricScore  # noqa: F401  (re-exported)
+from .summary import summarize
 
 # What ``-m all`` means for CorefUD files, in 1.2's order, and for UA files,
 # in the UA scorer's (each format's profile says what it means for its files).
@@ -201,8 +202,6 @@ class DocumentResult:
     @property
     def metrics(self) -> dict[str, MetricScore]:
         """This document's recall, precision and F1 per metric."""
-        from .summary import summarize
-
         return summarize([self], tuple(self.counts))[0]
 
 
@@ -223,15 +222,3 @@ class Result:
     # and mention identification.
     synchronisation: dict[str, dict] = field(default_factory=dict)
     mention_identification: MetricScore | None = None
-
-    def to_dict(self, per_document: bool = False) -> dict:
-        """The JSON object ``--output json`` prints."""
-        from .report import to_json_object
-
-        return to_json_object(self, per_document=per_document)
-
-    def rows(self) -> list[dict]:
-        """One flat dict per document (for a DataFrame)."""
-        from .report import document_rows
-
-        return document_rows(self)

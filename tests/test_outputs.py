@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment
 
+import corefud_scorer
 from corefud_scorer import Options, ScorerError, score, score_documents, score_text
 from corefud_scorer.assignment import solve
 from corefud_scorer.model import Document, Entity, Mention, position
@@ -276,9 +277,9 @@ def test_api_presets_results_and_rows():
     with pytest.raises(ValueError, match="unknown preset"):
         Options.preset("crac99")
     result = score(KEY, RESPONSE, options)
-    as_dict = validate_result(result.to_dict(per_document=True))
+    as_dict = validate_result(corefud_scorer.to_json_object(result, per_document=True))
     assert as_dict["metrics"]["conll"]["f1"] == result.conll
-    rows = result.rows()
+    rows = corefud_scorer.document_rows(result)
     assert [r["document"] for r in rows] == [d.doc_id for d in result.documents]
     document = result.documents[0]
     muc = document.metrics["muc"]

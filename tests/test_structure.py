@@ -137,3 +137,34 @@ def test_annotations_only_imports_are_not_counted():
 def test_the_format_check_finds_a_comparison():
     tree = ast.parse("if fmt == 'ua':\n    pass\nx = fmt in ('conll', 'x')\n")
     assert list(compared_constants(tree)) == [(1, "ua"), (3, "conll"), (3, "x")]
+
+
+# What may reach a renderer through its imports: the renderers themselves and
+# the front ends (the command line, the web service, the scripts' entry points).
+FRONT_ENDS = ("cli", "web", "dropin", "__main__")
+
+
+def _reach(graph, module):
+    seen, stack = set(), [module]
+    while stack:
+        for target in graph.get(stack.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                stack.append(target)
+    return seen
+
+
+def test_the_library_reaches_no_renderer():
+    graph = _graph()
+    offenders = {}
+    for module in graph:
+        if module in RENDERERS or module.split(".")[0] in FRONT_ENDS:
+            continue
+        reached = sorted(m for m in _reach(graph, module) if m in RENDERERS or m.split(".")[0] in FRONT_ENDS)
+        if reached:
+            offenders[module] = reached
+    assert not offenders, f"library modules that import a renderer or a front end: {offenders}"
+
+
+def test_the_reach_finder_follows_chains():
+    assert _reach({"a": {"b"}, "b": {"c"}, "c": set()}, "a") == {"b", "c"}

@@ -12,8 +12,8 @@ from .flags import (Progress, as_scored, build_bench_parser, distinct, measures_
 
 
 def bench_main(argv: list[str], stdout, stderr) -> int:
-    from ..benchmark import benchmark, benchmark_systems, pair_folders, read_manifest, rows
-    from ..report import benchmark_json, render_json, render_table
+    from ..benchmark import benchmark, benchmark_systems, pair_folders, read_manifest
+    from ..report import benchmark_json, benchmark_rows, render_json, render_table
 
     parser = build_bench_parser()
     args = parser.parse_args(argv)
@@ -80,9 +80,9 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
     if args.shared_task and args.output in ("text", "markdown"):
         text = describe(args.shared_task) + "\n\n"
     if several:
-        table = _interleaved_rows(names, [rows(bench, per_doc=args.per_doc) for bench in benches])
+        table = _interleaved_rows(names, [benchmark_rows(bench, per_doc=args.per_doc) for bench in benches])
     else:
-        table = rows(benches[0], per_doc=args.per_doc)
+        table = benchmark_rows(benches[0], per_doc=args.per_doc)
     text += render_table(table, args.output, args.columns, args.width)
     if systems is not None and args.output != "csv":
         from ..comparison import render

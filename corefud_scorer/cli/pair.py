@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import memory
 from ..presets import describe
+from ..report import document_rows, to_json_object
 from ..comparison import Resampling
 from ..results import Options
 
@@ -40,7 +41,7 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
     options = as_scored(options, [result])
     report_warnings([result], args, stderr)
     if args.output == "json":
-        data = {**result.to_dict(per_document=args.per_doc),
+        data = {**to_json_object(result, per_document=args.per_doc),
                 "signature": signature_of(options, result.settings.get("format"), resampling)}
         if args.shared_task:
             data["settings"]["shared_task"] = args.shared_task
@@ -55,7 +56,7 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
     if args.shared_task:
         text = describe(args.shared_task) + "\n" + text
     if args.per_doc:
-        text += "\n" + render_table(result.rows(), "text", decimals=args.width)
+        text += "\n" + render_table(document_rows(result), "text", decimals=args.width)
     if errors is not None:
         from ..errors_report import render_errors_text
 
@@ -86,7 +87,7 @@ def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr
     if args.output == "json":
         entries = []
         for name, result, index in zip(names, results, range(len(results))):
-            entry = result.to_dict(per_document=args.per_doc)
+            entry = to_json_object(result, per_document=args.per_doc)
             if args.shared_task:
                 entry["settings"]["shared_task"] = args.shared_task
             if systems.intervals:
@@ -102,7 +103,7 @@ def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr
     if args.shared_task:
         text = describe(args.shared_task) + "\n" + text
     if args.per_doc:
-        rows = [{"system": name, **row} for name, result in zip(names, results) for row in result.rows()]
+        rows = [{"system": name, **row} for name, result in zip(names, results) for row in document_rows(result)]
         text += "\n" + render_table(rows, "text", decimals=args.width)
     stdout.write(text)
     return 0
