@@ -8,7 +8,7 @@ REFERENCE ?=
 BENCH_ARGS ?=
 EXTRAS ?= test
 
-.PHONY: demo test install install-test pytest matrix conformance bench bench-ua bench-corpus bench-significance bench-conll differential load clean
+.PHONY: demo test test-long install install-test pytest matrix conformance bench bench-ua bench-corpus bench-significance bench-conll differential load clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -26,14 +26,23 @@ demo: install
 
 test: install-test pytest conformance
 
-pytest:
-	$(PY) -m pytest -q
+# In parallel on every core (pytest-xdist); -rs prints why each skipped test was skipped.
+PYTEST := $(PY) -m pytest -q -rs -n auto
 
-# The matrix test's long form: every format x every option set on generated files, and
-# the real GUM and CODI-CRAC files when they are in ../peers; prints the runs and figures
-# checked.
+pytest:
+	$(PYTEST)
+
+# The long sweeps: the matrix test's cross product of every format x every option set
+# on generated files and on the real GUM and CODI-CRAC files when they are in ../peers,
+# and every example of the slow generated-file properties. Prints the runs and figures
+# the matrix checked.
+test-long: install-test
+	COREFUD_TESTS=long $(PYTEST)
+	$(MAKE) conformance
+
+# The matrix test's long form alone.
 matrix: install-test
-	COREFUD_MATRIX=long $(PY) -m pytest -q tests/test_matrix.py
+	COREFUD_TESTS=long $(PYTEST) tests/test_matrix.py
 
 # Every format's conformance cases. CoNLL-2012: all but one side of the four documented
 # BLANC conflicts. perl_M3/M6/N3/N6 expect scorer.pl v8.01's BLANC, which leaves a part
@@ -48,9 +57,9 @@ CONLL_EXCLUDE := --exclude perl_M3 --exclude perl_M6 --exclude perl_N3 --exclude
 
 conformance:
 	@if [ -f $(CONFORMANCE)/check.py ]; then \
-		$(PY) $(CONFORMANCE)/check.py --format corefud --cmd '$(PY) -m corefud_scorer' && \
-		$(PY) $(CONFORMANCE)/check.py --format ua --cmd '$(PY) -m corefud_scorer' && \
-		$(PY) $(CONFORMANCE)/check.py --format conll2012 --cmd '$(PY) -m corefud_scorer' $(CONLL_EXCLUDE); \
+		printf 'conformance, CorefUD:     ' && $(PY) $(CONFORMANCE)/check.py --format corefud --cmd '$(PY) -m corefud_scorer' && \
+		printf 'conformance, UA:          ' && $(PY) $(CONFORMANCE)/check.py --format ua --cmd '$(PY) -m corefud_scorer' && \
+		printf 'conformance, CoNLL-2012:  ' && $(PY) $(CONFORMANCE)/check.py --format conll2012 --cmd '$(PY) -m corefud_scorer' $(CONLL_EXCLUDE); \
 	else \
 		echo "$(CONFORMANCE) not found: conformance suite skipped (clone it beside this folder as ../shared)"; \
 	fi

@@ -3,9 +3,11 @@ and 1.2's dense matching to compare the sparse one with."""
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import io
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +20,41 @@ from corefud_scorer.match import _sorted, similarity_weights
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 CONFORMANCE = ROOT.parent / "shared" / "conformance"
+# ``make test-long``: the generated-file sweeps in full (the matrix's cross
+# product, more examples of the slow properties); the default run samples them.
+LONG = os.environ.get("COREFUD_TESTS", os.environ.get("COREFUD_MATRIX", "")) == "long"
+
+# What the matrix test checked (tests/test_matrix.py), printed at the end of
+# the run; with pytest-xdist each worker sends its own and they are summed.
+MATRIX_TOTALS: collections.Counter = collections.Counter()
+MATRIX_REFUSALS: collections.Counter = collections.Counter()
+
+
+def pytest_sessionfinish(session):
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["matrix"] = json.dumps([MATRIX_TOTALS, MATRIX_REFUSALS])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    sent = getattr(node, "workeroutput", {}).get("matrix")
+    if sent:
+        totals, refusals = json.loads(sent)
+        MATRIX_TOTALS.update(totals)
+        MATRIX_REFUSALS.update(refusals)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not MATRIX_TOTALS["runs"]:
+        return
+    totals = MATRIX_TOTALS
+    terminalreporter.write_line(
+        f"matrix ({'long' if LONG else 'sample'}): {totals['runs']} runs, {totals['figures']} figures checked, "
+        f"{totals['refused']} refused with one error line, {totals['explained']} perfect responses read as "
+        "the reference scorers read a repeated span, with its warning")
+    for message, count in MATRIX_REFUSALS.most_common(8):
+        terminalreporter.write_line(f"  refused {count} times: {message}")
 
 
 def dense_assign(keys, responses, similarity):

@@ -13,7 +13,7 @@ must give the same figures in the three formats; a meaningless combination
 must be refused before a file is read.
 
 The default run takes a sample of the combinations in which every pair of
-option values meets at least once. ``COREFUD_MATRIX=long`` (``make matrix``)
+option values meets at least once. ``COREFUD_TESTS=long`` (``make test-long``)
 runs the full cross product and the real GUM and CODI-CRAC files when they
 are beside the project; the totals of runs and figures checked are printed
 at the end.
@@ -21,8 +21,6 @@ at the end.
 
 from __future__ import annotations
 
-import collections
-import contextlib
 import gc
 import itertools
 import json
@@ -40,10 +38,9 @@ from corefud_scorer import measures
 from corefud_scorer.registry import MEASURES
 from corefud_scorer.results import ALL_METRICS, CONLL_PARTS, EVERY_METRICS, UA_ALL_METRICS
 
-from conftest import ROOT, run_cli
+from conftest import LONG, MATRIX_REFUSALS, MATRIX_TOTALS, ROOT, run_cli
 import matrix_files
 
-LONG = os.environ.get("COREFUD_MATRIX", "") == "long"
 PEERS = ROOT.parent / "peers"
 GUM = Path(os.environ.get("COREFUD_MATRIX_GUM", PEERS / "UD_English-GUM" / "en_gum-ud-dev.conllu"))
 CODI = Path(os.environ.get("COREFUD_MATRIX_CODI", PEERS / "CODI-CRAC22-Corpus" / "AMI_dev_v2.2022.CONLLUA"))
@@ -65,33 +62,22 @@ ARGPARSE_ERROR = re.compile(r"^corefud-scorer: error: ")
 
 # --- what was checked, for the closing line ---
 
-TOTALS = {"runs": 0, "figures": 0, "refused": 0, "explained": 0}
+# Printed at the end by conftest, summed over the workers of a parallel run.
+TOTALS = MATRIX_TOTALS
 # The warnings that say a perfect response is not read as the identity: a span
 # standing in two entities, or twice, is scored as the reference scorers score
 # it (1.2's last-entity lookup, v8.01's ids), which the scorer keeps and says.
 READ_AS_THE_REFERENCE_SCORERS = ("spans in more than one entity", "repeated mentions")
-REFUSALS: collections.Counter = collections.Counter()
+REFUSALS = MATRIX_REFUSALS
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _totals(request):
+def _frozen():
     # Udapi collects garbage after each read: without this, every read walks
     # the tens of thousands of collected test items of the long form.
     gc.freeze()
     yield
     gc.unfreeze()
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    capture = request.config.pluginmanager.get_plugin("capturemanager")
-    if reporter is not None and TOTALS["runs"]:
-        # Teardown output is captured unless capture is suspended.
-        with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
-            reporter.write("\n")
-            reporter.write_line(f"matrix ({'long' if LONG else 'sample'}): {TOTALS['runs']} runs, "
-                                f"{TOTALS['figures']} figures checked, {TOTALS['refused']} refused "
-                                f"with one error line, {TOTALS['explained']} perfect responses read as "
-                                "the reference scorers read a repeated span, with its warning")
-            for message, count in REFUSALS.most_common(8):
-                reporter.write_line(f"  refused {count} times: {message}")
 
 
 # --- the option axes ---
@@ -496,7 +482,7 @@ def check_errors(check: Check, data: dict) -> None:
             check.fail(f"errors.cost.baseline.{name}", f"{value!r} but the score's F1 is {point!r}")
     for name in metrics:
         if name not in baseline:
-            check.fail(f"errors.cost.baseline", f"no {name}")
+            check.fail("errors.cost.baseline", f"no {name}")
     for stage in ("alone", "cumulative"):
         for category, scores in (errors.get("cost", {}).get(stage) or {}).items():
             for name, value in scores.items():
@@ -795,7 +781,7 @@ def _real_cases():
 REAL = _real_cases()
 
 
-@pytest.mark.skipif(not LONG, reason="the long form only (COREFUD_MATRIX=long)")
+@pytest.mark.skipif(not LONG, reason="the long form only (make test-long)")
 @pytest.mark.parametrize("response", ["perfect", "realistic"])
 @pytest.mark.parametrize("name,fmt,flags", [c[1:] for c in REAL] or [("gum", "corefud", [])],
                          ids=[c[0] for c in REAL] or ["none"])
