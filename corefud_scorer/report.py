@@ -55,6 +55,10 @@ def header(options: Options) -> str:
             text += ", keep only np mentions"
         if options.remove_nested:
             text += ", excluding nested mentions"
+        if "empty-nodes" in metrics:
+            text += ", empty nodes"
+    elif "empty-nodes" in metrics:
+        text += "empty nodes"
     text += f" using {MATCH_NAMES[options.match]} match evaluation setting.\n"
     text += f"The following metrics will be evaluated: {', '.join(metrics)}\n"
     if options.sync not in (None, "all"):
@@ -74,6 +78,7 @@ RULE = "=" * 44
 NOT_APPLICABLE = {
     "zero": "no zero anaphor in the key or the response",
     "mor": "split antecedents have no words to overlap",
+    "empty-nodes": "no empty node in the key or the response",
 }
 
 
@@ -87,7 +92,8 @@ def ua_header(options: Options) -> str:
         text += "only split-antecedents"
     elif not any(name in COREF_METRICS for name in metrics):
         text += ", ".join(label for name, label in (("non-referring", "non-referring mentions"),
-                                                     ("bridging", "bridging relations"))
+                                                     ("bridging", "bridging relations"),
+                                                     ("empty-nodes", "empty nodes"))
                           if name in metrics)
     else:
         text += "coreferential mentions"
@@ -101,6 +107,8 @@ def ua_header(options: Options) -> str:
             text += ", non-referring mentions"
         if "bridging" in metrics:
             text += ", bridging relations"
+        if "empty-nodes" in metrics:
+            text += ", empty nodes"
     text += f" using {UA_MATCH_NAMES[options.match]} match evaluation setting.\n"
     text += f"The following metrics will be evaluated: {', '.join(metrics)}\n\n"
     return text
@@ -124,6 +132,13 @@ def _ua_metric_lines(name: str, score: MetricScore, decimals: int = 2) -> list[s
                 _scores_line(parts["anaphor_recognition"], decimals),
                 "Full bridging scores (Markable Level):\n", _scores_line(parts["markable"], decimals),
                 "Full bridging scores (Entity Level):\n", _scores_line(parts["entity"], decimals)]
+    if name == "empty-nodes":
+        lines = [RULE + "\n", "Empty node scores (first DEPS head, and per part what else must match):\n"]
+        if not score.applicable:
+            return lines + [_scores_line(score, decimals)]
+        width = max(len(label) for label in score.parts)
+        return lines + [f"{label.ljust(width)}  {_scores_line(part, decimals)}"
+                        for label, part in score.parts.items()]
     return [name + "\n", _scores_line(score, decimals)]
 
 
