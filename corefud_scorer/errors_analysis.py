@@ -498,8 +498,10 @@ def kept_entity_ids(doc: Document, identity, options) -> list[str]:
     return out
 
 
-def corrected_document(doc_id, entities: list[list[Mention]]) -> Document:
-    return Document(doc_id, [Entity(f"c{i}", mentions) for i, mentions in enumerate(entities)])
+def corrected_document(doc_id, entities: list[list[Mention]], empty_nodes=()) -> Document:
+    # The corrections are of mentions and entities: the response's empty nodes stay as they are.
+    return Document(doc_id, [Entity(f"c{i}", mentions) for i, mentions in enumerate(entities)],
+                    empty_nodes=list(empty_nodes))
 
 
 # --- costs: rescoring corrected responses ---
@@ -564,7 +566,9 @@ class _Rescorer:
         identity = self.identity
         kept = [e for e in entities
                 if options.keep_singletons or len(e) > 1 or identity(e[0]) in self.alone]
-        response = prepare(corrected_document(self.p.doc_id, kept), identity, True)
+        source = self.p.response.document
+        response = prepare(corrected_document(self.p.doc_id, kept, source.empty_nodes if source else ()),
+                           identity, True)
         alignment = align(self.key.distinct, response.distinct, options.match, options.zero_match)
         p = partition(self.p.doc_id, self.key, response, alignment, identity)
         out = document_counts(p, [m for m in self.metrics if m != "mor"], _score_sync(options),

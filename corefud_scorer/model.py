@@ -122,6 +122,22 @@ class Document:
     bridging: list[Bridging] = field(default_factory=list)
     non_referring: list[NonReferring] = field(default_factory=list)
     discourse_deixis: list[Entity] = field(default_factory=list)
+    empty_nodes: list["EmptyNode"] = field(default_factory=list)  # where the format has them
+
+
+class EmptyNode(NamedTuple):
+    """An empty node as the CRAC empty-node evaluation compares it: its
+    sentence (0-based in the document), the word it follows (``N`` of
+    ``N.M``), and its FORM, LEMMA, UPOS, XPOS, FEATS and DEPS as written."""
+
+    sentence: int
+    word_order: int
+    form: str
+    lemma: str
+    upos: str
+    xpos: str
+    feats: str
+    deps: str
 
 
 class Word(NamedTuple):

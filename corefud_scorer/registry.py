@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import measures, metrics
+from . import empty_nodes, measures, metrics
 from .counts import BlancCounts, BridgingCounts, Counts, f1, ratio
 from .scores import MetricScore
 
@@ -26,7 +26,7 @@ CONLL_SCORE = "conll"
 CONTINGENCY = "contingency"          # the key x response contingency (follows --sync)
 ONE_MENTION_SET = "one mention set"  # the contingency over one mention set: the union unless --sync
 MENTIONS = "aligned mentions"        # the partition's aligned mentions (never synchronised)
-LAYERS = "layers"                    # what a document has beside its entities (bridging, non-referring)
+LAYERS = "layers"                    # what a document has beside its entities (bridging, non-referring, empty nodes)
 
 # What a measure does where split antecedents are scored.
 AS_IS = "as is"
@@ -66,6 +66,17 @@ def bridging_score(name: str, counts: BridgingCounts) -> MetricScore:
     parts = {label: from_counts(label, c) for label, c in counts.parts.items()}
     markable = parts["markable"]
     return MetricScore(name, markable.recall, markable.precision, markable.f1, counts, parts)
+
+
+def empty_nodes_score(name: str, counts: empty_nodes.EmptyNodeCounts) -> MetricScore:
+    # No empty node on either side: undefined, as the zero score (the
+    # official scripts print 0 there).
+    if counts.empty:
+        parts = {label: MetricScore(label, None, None, None, c) for label, c in counts.parts.items()}
+        return MetricScore(name, None, None, None, counts, parts)
+    parts = empty_nodes.score_parts(counts, from_counts)
+    own = parts[empty_nodes.ALL]
+    return MetricScore(name, own.recall, own.precision, own.f1, counts, parts)
 
 
 def coefficient_score(name: str, statistics) -> MetricScore:
@@ -133,6 +144,7 @@ MEASURES = _entries(
     Measure("core-de", ONE_MENTION_SET, measures.core_de, further=True),
     Measure("non-referring", LAYERS, metrics.non_referring),
     Measure("bridging", LAYERS, metrics.bridging, BridgingCounts, bridging_score),
+    Measure("empty-nodes", LAYERS, empty_nodes.empty_nodes, empty_nodes.EmptyNodeCounts, empty_nodes_score),
 )
 
 

@@ -12,7 +12,9 @@ beside the metrics: ``{"f1", "parts": {"muc": F1, "bcub": F1, "ceafe": F1}}``.
 A metric that is not applicable (the zero score with no zero anaphor on
 either side) has null recall, precision and F1. The further measures of
 :mod:`.measures` have their own ``counts`` (their summed statistics); a
-measure that is one number has ``{"value", "counts"}``. With ``--sync all``,
+measure that is one number has ``{"value", "counts"}``. ``empty-nodes``
+has ``parts`` (``arc`` ... ``all``, ``position``), each a score with its
+``counts``, and its own figures are those of ``all``. With ``--sync all``,
 ``synchronisation`` holds each option's ``{"metrics": ...}`` and
 ``mention_identification`` its recall, precision and F1.
 """
@@ -56,6 +58,10 @@ def header(options: Options) -> str:
             text += ", keep only np mentions"
         if options.remove_nested:
             text += ", excluding nested mentions"
+        if "empty-nodes" in metrics:
+            text += ", empty nodes"
+    elif "empty-nodes" in metrics:
+        text += "empty nodes"
     text += f" using {MATCH_NAMES[options.match]} match evaluation setting.\n"
     text += f"The following metrics will be evaluated: {', '.join(metrics)}\n"
     if options.sync not in (None, "all"):
@@ -75,6 +81,7 @@ RULE = "=" * 44
 NOT_APPLICABLE = {
     "zero": "no zero anaphor in the key or the response",
     "mor": "split antecedents have no words to overlap",
+    "empty-nodes": "no empty node in the key or the response",
 }
 
 
@@ -88,7 +95,8 @@ def ua_header(options: Options) -> str:
         text += "only split-antecedents"
     elif not any(name in COREF_METRICS for name in metrics):
         text += ", ".join(label for name, label in (("non-referring", "non-referring mentions"),
-                                                     ("bridging", "bridging relations"))
+                                                     ("bridging", "bridging relations"),
+                                                     ("empty-nodes", "empty nodes"))
                           if name in metrics)
     else:
         text += "coreferential mentions"
@@ -102,6 +110,8 @@ def ua_header(options: Options) -> str:
             text += ", non-referring mentions"
         if "bridging" in metrics:
             text += ", bridging relations"
+        if "empty-nodes" in metrics:
+            text += ", empty nodes"
     text += f" using {UA_MATCH_NAMES[options.match]} match evaluation setting.\n"
     text += f"The following metrics will be evaluated: {', '.join(metrics)}\n\n"
     return text
@@ -125,6 +135,13 @@ def _ua_metric_lines(name: str, score: MetricScore, decimals: int = 2) -> list[s
                 _scores_line(parts["anaphor_recognition"], decimals),
                 "Full bridging scores (Markable Level):\n", _scores_line(parts["markable"], decimals),
                 "Full bridging scores (Entity Level):\n", _scores_line(parts["entity"], decimals)]
+    if name == "empty-nodes":
+        lines = [RULE + "\n", "Empty node scores (first DEPS head, and per part what else must match):\n"]
+        if not score.applicable:
+            return lines + [_scores_line(score, decimals)]
+        width = max(len(label) for label in score.parts)
+        return lines + [f"{label.ljust(width)}  {_scores_line(part, decimals)}"
+                        for label, part in score.parts.items()]
     return [name + "\n", _scores_line(score, decimals)]
 
 

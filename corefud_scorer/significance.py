@@ -3,7 +3,7 @@
 Every score resampled here is a function of statistics summed over
 documents (:class:`~corefud_scorer.metrics.Counts`: recall and precision
 numerators and denominators; BLANC's two parts, bridging's three, the
-entropy sums), so a resample of documents is a weighted sum of the
+empty nodes' eleven, the entropy sums), so a resample of documents is a weighted sum of the
 per-document statistics: a matrix product, with no reading and no matching
 again. Scores follow the scorer's conventions (a ratio with numerator 0 is
 0, the zero score is undefined, NaN here, with no zero anaphor on either
@@ -39,7 +39,7 @@ from typing import Sequence
 
 import numpy as np
 
-from . import registry
+from . import empty_nodes, registry
 from .measures import EntropyCounts, entropy_score
 from .registry import MEASURES
 from .results import CONLL_PARTS
@@ -198,9 +198,20 @@ def _bridging(sums: np.ndarray):
     return _prf(sums[..., 4:8])
 
 
+_ALL_NODES = 4 * empty_nodes.PARTS.index(empty_nodes.ALL)
+
+
+def _empty_nodes(sums: np.ndarray):
+    # Its score is the ALL part's, undefined with no empty node on either side.
+    block = sums[..., _ALL_NODES:_ALL_NODES + 4]
+    undefined = _empty(block)
+    return tuple(np.where(undefined, np.nan, f) for f in _prf(block))
+
+
 # The vectorised form of each score function of the registry that is not
 # recall and precision of one Counts.
-_SCORES = {registry.blanc_score: _blanc, registry.bridging_score: _bridging, registry.entropy_score: _entropy}
+_SCORES = {registry.blanc_score: _blanc, registry.bridging_score: _bridging, registry.entropy_score: _entropy,
+           registry.empty_nodes_score: _empty_nodes}
 _UNDEFINED_WHEN_EMPTY = (registry.zero_score,)
 
 

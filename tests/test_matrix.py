@@ -96,8 +96,8 @@ SYNCS = (None, "intersection", "union", "key", "response", "all")
 # The long form adds --per-doc to every run instead of running it alone.
 EXTRAS = ((), ("--errors",), ("--confidence", "20")) + (() if LONG else (("--per-doc",),))
 # -m every is every measure but the UA ones, which are asked for on their own.
-METRIC_SETS = {"corefud": ("every", "bridging"),
-               "ua": ("every", "all", "bridging", "non-referring", "zero"),
+METRIC_SETS = {"corefud": ("every", "bridging", "empty-nodes"),
+               "ua": ("every", "all", "bridging", "non-referring", "zero", "empty-nodes"),
                "conll": ("every",)}
 
 
@@ -625,6 +625,7 @@ REFUSED = [
     ("conll-partial-craft", ["--format", "conll", "-a", "partial-craft"], "partial-craft"),
     ("conll-split-antecedents", ["--format", "conll", "-s", "-l"], "split antecedents"),
     ("conll-bridging", ["--format", "conll", "-m", "bridging"], "bridging"),
+    ("conll-empty-nodes", ["--format", "conll", "-m", "empty-nodes"], "empty nodes"),
     ("corefud-discourse-deixis", ["--format", "corefud", "-d"], "discourse-deixis"),
     ("ua-np-only", ["--format", "ua", "--np-only"], "np-only"),
     ("sync-split-antecedents", ["-s", "-l", "--sync", "union"], "split antecedents"),

@@ -49,7 +49,8 @@ PROFILE = FormatProfile(
              "only_split_antecedent": "the CoNLL-2012 format has no split antecedents",
              "shared_task": "the CRAC presets are for CorefUD files, not CoNLL-2012",
              "bridging": "the CoNLL-2012 format has no bridging",
-             "non-referring": "the CoNLL-2012 format has no non-referring markables"},
+             "non-referring": "the CoNLL-2012 format has no non-referring markables",
+             "empty-nodes": "the CoNLL-2012 format has no empty nodes"},
 )
 
 RE_BEGIN = re.compile(r"^#\s*begin document (.*)$")

@@ -25,8 +25,8 @@ from typing import Iterator
 
 from ..errors import ScorerError
 from ..profile import FormatProfile
-from ..model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, DocumentText, Entity, Mention,
-                     Sentence, SourceDocument, Word)
+from ..model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, DocumentText, EmptyNode, Entity,
+                     Mention, Sentence, SourceDocument, Word)
 from .file_entities import SHARED_WITH_EARLIER, FileEntities, in_file_order, line_of, shared_with_earlier
 from .files import open_bytes
 
@@ -109,6 +109,8 @@ class CorefUDDocument(SourceDocument):
     words: bool = False  # read with UPOS and FEATS; load() fills Document.text
     # Ids this document shares with earlier ones -> their first mention in the file (file_entities.py).
     earlier_entities: dict[str, tuple] = field(default_factory=dict)
+    # Read in the light pass: Udapi is not given the columns the empty-node evaluation compares.
+    empty_nodes: list[EmptyNode] = field(default_factory=list)
 
     def load(self) -> Document:
         return load_document(self, self.entity_header, self.words)
@@ -130,6 +132,7 @@ class _SentenceBuilder:
         self.heads: list[str] = []
         self.last_empty = (-1, 0)
         self.has_token = False
+        self.empty_nodes: list[tuple] = []  # (word order, FORM, LEMMA, UPOS, XPOS, FEATS, DEPS)
 
     def error(self, lineno: int, message: str) -> ScorerError:
         return ScorerError(message, (self.path, lineno))
@@ -185,6 +188,7 @@ class _SentenceBuilder:
             if minor != expected:
                 raise self.error(lineno, f"empty node {token_id} out of sequence (expected {major}.{expected})")
             self.last_empty = (major, minor)
+            self.empty_nodes.append((major, *fields[1:6], fields[8]))
             if minor % 10 == 0:
                 # Word order is a decimal number, as in Udapi: N.10 is N.1.
                 self.notes.append(("empty nodes numbered N.10, N.20, ... share the position of N.1, "
@@ -280,6 +284,9 @@ def iter_raw_documents(path: str, header: dict | None = None,
             doc = CorefUDDocument(path, doc_count - 1, doc_id, built.newdoc)
         else:
             yield_doc = None
+        if sentence.empty_nodes:
+            index = len(doc.sentences)
+            doc.empty_nodes.extend(EmptyNode(index, *node) for node in sentence.empty_nodes)
         doc.sentences.append(built)
         doc.notes.extend(sentence.notes)
         if doc.lines:
@@ -448,7 +455,7 @@ def load_document(raw: CorefUDDocument, global_entity: str | None, text: bool = 
         accepted.append((SHARED_WITH_EARLIER, f"line {line_of(raw, span[0])}, in {' and '.join(eids)}"))
     return Document(raw.doc_id, entities, len(raw.sentences), raw.tokens, raw.first_line,
                     raw.notes + accepted, _document_text(udoc, raw) if text else None,
-                    bridging=_bridging(udapi_entities, built, file_id))
+                    bridging=_bridging(udapi_entities, built, file_id), empty_nodes=raw.empty_nodes)
 
 
 def _document_text(udoc, raw: CorefUDDocument) -> DocumentText:

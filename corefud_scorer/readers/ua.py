@@ -25,7 +25,7 @@ from typing import Iterator
 
 from ..errors import ScorerError
 from ..profile import UA_SCORER_TEXT, FormatProfile
-from ..model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, Entity, Mention,
+from ..model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, EmptyNode, Entity, Mention,
                      NonReferring, Sentence, SourceDocument)
 from .files import read_text
 
@@ -85,6 +85,7 @@ class UADocument(SourceDocument):
     ids are the document's own."""
 
     token_sentences: list[list[Token]] = field(default_factory=list)
+    empty_nodes: list[EmptyNode] = field(default_factory=list)
 
     def load(self) -> Document:
         return _Builder(self).build()
@@ -101,10 +102,11 @@ def read_documents(path: str, side: str = "key") -> Iterator[UADocument]:
     sentence_tokens: list[Token] = []
     forms: list[str] = []
     word_lines: list[int] = []
+    sentence_empty: list[tuple] = []  # the empty nodes' (word order, FORM, LEMMA, UPOS, XPOS, FEATS, DEPS)
     lineno = 0
 
     def close_sentence():
-        nonlocal doc, count, comments, sentence_tokens, forms, word_lines
+        nonlocal doc, count, comments, sentence_tokens, forms, word_lines, sentence_empty
         newdoc = None
         sent_id = None
         for _, text in comments:
@@ -121,6 +123,10 @@ def read_documents(path: str, side: str = "key") -> Iterator[UADocument]:
             count += 1
             doc_id = newdoc if isinstance(newdoc, str) else (count if newdoc else None)
             doc = UADocument(path, count - 1, doc_id, newdoc, entity_scope="document")
+        if sentence_empty:
+            index = len(doc.sentences)
+            doc.empty_nodes.extend(EmptyNode(index, *node) for node in sentence_empty)
+            sentence_empty = []
         doc.sentences.append(Sentence(first, sent_id, newdoc, forms, word_lines))
         doc.token_sentences.append(sentence_tokens)
         comments, sentence_tokens, forms, word_lines = [], [], [], []
@@ -172,6 +178,8 @@ def read_documents(path: str, side: str = "key") -> Iterator[UADocument]:
         if not is_empty:
             forms.append(cells[places.form] if places.form is not None else "_")
             word_lines.append(lineno)
+        else:
+            sentence_empty.append(places.empty_node(cells, token_id))
     if sentence_tokens:
         finished = close_sentence()
         if finished is not None:
@@ -189,6 +197,14 @@ class _Places:
         self.deps = columns.index("DEPS") if "DEPS" in columns else None
         self.anaphora = [(name, columns.index(name)) for name in ANAPHORA_COLUMNS if name in columns]
         self.names = {name for name, _ in self.anaphora}
+        # The columns the empty-node evaluation compares, "_" where the file has none.
+        self.node_columns = [columns.index(name) if name in columns else None
+                             for name in ("FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "DEPS")]
+
+    def empty_node(self, cells: list[str], token_id: str) -> tuple:
+        word = token_id.partition(".")[0]
+        return (int(word) if word.isdigit() else word,
+                *(cells[i] if i is not None else "_" for i in self.node_columns))
 
 
 def _columns(names: list[str], path: str, lineno: int, previous) -> list[str]:
@@ -380,7 +396,7 @@ class _Builder:
             deixis = self.entities(dd, {mid: self.mention(m) for mid, m in dd.items()}, True)
         return Document(doc.doc_id, entities, len(doc.sentences), doc.tokens, doc.first_line,
                         warnings, bridging=bridging, non_referring=non_referring,
-                        discourse_deixis=deixis)
+                        discourse_deixis=deixis, empty_nodes=doc.empty_nodes)
 
     def _reference_kinds(self) -> dict[str, str]:
         kinds = {}
