@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 
 from .leaderboard import COLUMNS, Leaderboard
 
@@ -116,11 +117,16 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
 
 
+def system_label(name: str) -> str:
+    """A system as a paper names it: its folder's own name."""
+    return os.path.basename(os.path.normpath(name)) or name
+
+
 def render_latex(board: Leaderboard, decimals: int = 2) -> str:
     """A ``booktabs`` table to paste into a paper (needs
-    ``\\usepackage{booktabs}``): rank, cluster, system and the columns, a
-    rule between clusters, the best figure of each column in bold; then the
-    primary score per dataset, systems in rows."""
+    ``\\usepackage{booktabs}``): rank, cluster, system (its folder's name)
+    and the columns, a rule between clusters, the best figure of each column
+    in bold; then the primary score per dataset, systems in rows."""
     columns = _columns(board)
     best = {}
     for c in columns:
@@ -142,7 +148,7 @@ def render_latex(board: Leaderboard, decimals: int = 2) -> str:
             lines.append("\\midrule")
         previous = row.cluster
         figures = [cell(c, row.zero if c == "zero" else row.scores[c]) for c in columns]
-        lines.append(" & ".join([str(row.rank), str(row.cluster), latex_escape(row.system)] + figures) + " \\\\")
+        lines.append(" & ".join([str(row.rank), str(row.cluster), latex_escape(system_label(row.system))] + figures) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}",
               f"\\caption{{CoNLL F1 macro-averaged over {len(board.datasets)} datasets; systems ranked by "
               f"{latex_escape(board.primary)} match; a rule separates clusters of systems whose "
@@ -151,7 +157,7 @@ def render_latex(board: Leaderboard, decimals: int = 2) -> str:
               "\\begin{tabular}{l" + "r" * len(board.datasets) + "}", "\\toprule",
               " & ".join(["System"] + [latex_escape(d) for d in board.datasets]) + " \\\\", "\\midrule"]
     for row in board.rows:
-        lines.append(" & ".join([latex_escape(row.system)]
+        lines.append(" & ".join([latex_escape(system_label(row.system))]
                                 + [_percent(board.per_dataset[d][row.system][0], decimals) for d in board.datasets])
                      + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}",
