@@ -104,8 +104,10 @@ def build(names: list[str], systems: list[list[Dataset]], options: Options, resa
         fmt = results[0].settings.get("format") if results else None
         primary = settings[primary_column(options)]
         scored_options = primary.for_format(fmt) if fmt else primary
-        signature = signature_of(scored_options, fmt, resampling.test, resampling.samples, None,
-                                 resampling.level, resampling.seed)
+        # One system is tested against none.
+        tested = len(names) > 1
+        signature = signature_of(scored_options, fmt, resampling.test if tested else None,
+                                 resampling.samples if tested else None, None, resampling.level, resampling.seed)
     return rank(names, dict(zip(settings, scored)), primary_column(options), reports_zero(options),
                 resampling, signature, shared_task)
 

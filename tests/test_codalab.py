@@ -163,3 +163,30 @@ def test_bundle_writes_metadata_whose_command_runs(tmp_path, bench):
     assert run_cli(*argv).code == 0
     _agrees_with_bench(*_read(output), bench)
     assert run_cli("codalab", "--bundle", tmp_path / "p", tmp_path, tmp_path).code == 2
+
+
+def test_a_missing_dataset_counts_zero_in_the_zero_score_where_its_key_has_zeros(tmp_path):
+    import sys
+
+    from conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import generate
+
+    ref, res = tmp_path / "input" / "ref", tmp_path / "input" / "res"
+    ref.mkdir(parents=True)
+    res.mkdir()
+    for seed, name in ((51, "en_a-corefud-test.conllu"), (52, "cs_b-corefud-test.conllu")):
+        generate.write_pair(str(ref / name), str(tmp_path / name), seed, docs=3, tokens_per_doc=60, zeros=0.1)
+    shutil.copy(tmp_path / "en_a-corefud-test.conllu", res)
+    run = run_cli("codalab", tmp_path / "input", tmp_path / "output", "-t", "crac26")
+    assert run.code == 0 and "dataset cs_b: no file in the submission" in run.err
+    txt, data = _read(tmp_path / "output")
+    alone = run_cli(ref / "en_a-corefud-test.conllu", tmp_path / "en_a-corefud-test.conllu", "-t", "crac26",
+                    "--output", "json", "-q", "-j", "1").json
+    zero = alone["metrics"]["zero"]["f1"]
+    assert zero is not None and 0 < zero < 1
+    # the datasets in file-name order: cs_b (missing: 0, its key has zeros), then en_a
+    assert txt["zero"] == data["scores"]["zero"] == (0.0 + zero) / 2
+    assert txt["head"] == (0.0 + alone["metrics"]["conll"]["f1"]) / 2
+    assert [d["zero"] for d in data["datasets"]] == [0.0, zero]
