@@ -40,6 +40,7 @@ class DatasetScore:
     problem: str | None = None
     scores: dict[str, float | None] = field(default_factory=dict)
     zero: float | None = None
+    warnings: list[str] = field(default_factory=list)  # what scoring noticed, one line per kind
 
 
 @dataclass
@@ -173,7 +174,8 @@ def score_dataset(name: str, key: str, response: str, settings: dict[str, Option
     results = {column: per_system[0].results[0] for column, per_system in zip(settings, scored)}
     with_zero = next((c for c, o in settings.items() if ZERO in o.metric_list), None)
     zero = results[with_zero].metrics[ZERO].f1 if with_zero else None
-    return DatasetScore(name, key, response, SCORED, None, {c: r.conll for c, r in results.items()}, zero)
+    warnings = [_relative(line) for line in next(iter(results.values())).warnings]
+    return DatasetScore(name, key, response, SCORED, None, {c: r.conll for c, r in results.items()}, zero, warnings)
 
 
 def _zero_when_unscored(dataset: DatasetScore, options: Options) -> float | None:

@@ -31,8 +31,8 @@ def scores_txt(evaluation: Evaluation) -> str:
 
 def scores_json(evaluation: Evaluation) -> dict:
     """``scores`` (the columns, fractions), ``datasets`` (each with its
-    ``status``: scored, missing, malformed or error, its ``problem`` and
-    figures) and ``problems``."""
+    ``status``: scored, missing, malformed or error, its ``problem``, figures
+    and warnings) and ``problems``."""
     return {
         "schema_version": SCHEMA_VERSION,
         "signature": evaluation.signature,
@@ -41,7 +41,7 @@ def scores_json(evaluation: Evaluation) -> dict:
         "scores": {**evaluation.scores, **({ZERO: evaluation.zero} if evaluation.with_zero else {})},
         "datasets": [{"dataset": d.dataset, "status": d.status, "problem": d.problem,
                       **{c: d.scores.get(c) for c in COLUMNS},
-                      **({ZERO: d.zero} if evaluation.with_zero else {})}
+                      **({ZERO: d.zero} if evaluation.with_zero else {}), "warnings": d.warnings}
                      for d in evaluation.datasets],
         "problems": evaluation.problems,
         "extra_files": evaluation.extra,
@@ -79,6 +79,11 @@ def detailed_html(evaluation: Evaluation) -> str:
     averages = [evaluation.scores[c] for c in COLUMNS] + ([evaluation.zero] if evaluation.with_zero else [])
     out.append("<tr><th>macro-average</th><th></th>" + "".join(f"<th>{_percent(v)}</th>" for v in averages)
                + "</tr></table>")
+    warned = [(d.dataset, line) for d in evaluation.datasets for line in d.warnings]
+    if warned:
+        out.append("<h2>Warnings (scored all the same)</h2><ul>")
+        out += [f"<li>{esc(dataset)}: {esc(line)}</li>" for dataset, line in warned]
+        out.append("</ul>")
     if evaluation.signature:
         out.append(f"<p><code>{esc(evaluation.signature)}</code></p>")
     out.append("</body></html>")

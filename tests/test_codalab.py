@@ -74,6 +74,10 @@ def test_platform_layout_gives_bench_figures(tmp_path, bench):
     txt, data = _read(output)
     _agrees_with_bench(txt, data, bench)
     assert data["problems"] == [] and {d["status"] for d in data["datasets"]} == {"scored"}
+    # what the scorer warns about is shown, files by name only
+    assert data["datasets"][1]["warnings"] == [
+        "response el_toy-corefud-dev.conllu: Udapi: etype mismatch in <node>: 2 "
+        "(first: etype mismatch in <el_toy-d1-1#5, σκύλο>: p != a (line 8))"]
     page = (output / "detailed_results.html").read_text()
     assert "Every dataset was scored." in page and "<td>ru_toy</td><td>scored</td><td>50.00</td>" in page
 

@@ -201,6 +201,7 @@ def test_text_markdown_and_csv_hold_the_json_figures():
     (["--leaderboard", "-s"], "--leaderboard: not with -s"),
     (["--leaderboard", "-m", "muc"], "not with -m"),
     (["--leaderboard", "--per-doc"], "--leaderboard: not with --per-doc"),
+    (["--leaderboard", "-d"], "--leaderboard: not with -d"),
     (["--leaderboard", "-a", "partial-craft"], "its columns are head, partial and exact matching"),
     (["--leaderboard", "-t", "crac26", "-a", "exact"], "--shared-task crac26 sets match"),
 ])

@@ -10,6 +10,9 @@ from .flags import PROG, Progress, distinct, options_from
 
 # Flags the table has no room for, or that its columns set themselves.
 REFUSED = (("keep_singletons", "-s: the table has its own column with singletons"),
+           ("keep_split_antecedents", "-l: the columns score identity without split antecedents"),
+           ("evaluate_discourse_deixis", "-d: the columns score identity without split antecedents"),
+           ("only_split_antecedent", "--only-split-antecedent: the columns score identity"),
            ("sync", "--sync: the columns are the official settings, without synchronisation"),
            ("per_doc", "--per-doc: the table has a row per system and dataset, not per document"),
            ("plot", "--plot: draw a single system's bench instead"),
