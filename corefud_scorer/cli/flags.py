@@ -102,7 +102,8 @@ def _add_resampling_flags(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Coreference scorer for documents in the CorefUD 1.x scheme. "
-        f"'{PROG} bench ...' scores many datasets at once; "
+        f"'{PROG} bench ...' scores many datasets at once (--leaderboard: the official results table); "
+        f"'{PROG} codalab INPUT_DIR OUTPUT_DIR' is a CodaLab / Codabench scoring program; "
         f"'{PROG} serve' starts the evaluation page and HTTP API (the 'web' extra).")
     parser.add_argument("key_file", help="the key (gold) file, or - for standard input")
     parser.add_argument("sys_files", nargs="+", metavar="sys_file",
