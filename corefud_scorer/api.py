@@ -14,12 +14,12 @@ from .inputs import local_files
 from .model import Document, LoadedDocument
 from .readers import read_documents, resolve_format
 from .results import ALL_METRICS, CONLL_PARTS, METRIC_NAMES, DocumentResult, MetricScore, Options, Result
-from .scoring import KeyedStream, Scored, Stream, documents_against_key, paired_documents, score_keyed_streams, score_streams
+from .scoring import KeyedStream, Scored, Stream, documents_against_key, paired_documents, score_keyed_streams_settings, score_streams
 from .settings import file_digest, file_settings, option_settings
 from .summary import summarize, summarize_synchronised
 
 __all__ = ["ALL_METRICS", "CONLL_PARTS", "METRIC_NAMES", "DocumentResult", "MetricScore", "Options",
-           "Result", "score", "score_many", "score_systems", "score_text", "score_documents"]
+           "Result", "score", "score_many", "score_systems", "score_systems_settings", "score_text", "score_documents"]
 
 
 def _result(scored: Scored, options: Options, settings: dict) -> Result:
@@ -71,38 +71,48 @@ def score_systems(groups: list[tuple], options: Options | None = None, jobs: int
     checked against it and scored. One :class:`Result` per response, per
     group. ``progress`` is called with the flat index of a (key, response)
     pair and each :class:`DocumentResult`."""
-    options = options or Options()
+    return score_systems_settings(groups, [options or Options()], jobs, progress)[0]
+
+
+def score_systems_settings(groups: list[tuple], settings: list[Options], jobs: int = 1,
+                           progress=None) -> list[list[list[Result]]]:
+    """:func:`score_systems` under several settings (matching, singletons)
+    at once: every document is read, checked and loaded once, and scored
+    under each setting. Per setting, per group, one :class:`Result` per
+    response; the settings must share the format of the files."""
     sources = [source for key, responses in groups for source in (key, *responses)]
     with local_files(*sources) as files:
-        streams, settings, at = [], [], 0
-        found, at = set(), 0
+        streams, file_names, found, at = [], [], set(), 0
         for key, responses in groups:
             key_path = files[at][1]
             for _, response_path in files[at + 1:at + 1 + len(responses)]:
-                found.add(resolve_format(options.format, key_path, response_path))
+                found.update(resolve_format(options.format, key_path, response_path) for options in settings)
             at += 1 + len(responses)
         if len(found) > 1:
             raise ScorerError(f"the files are in different formats ({', '.join(sorted(found))}); "
                               "score each format on its own")
         if found:
-            options = options.for_format(found.pop())
+            fmt = found.pop()
+            settings = [options.for_format(fmt) for options in settings]
+        first = settings[0]
         at = 0
         for key, responses in groups:
             (key_name, key_path), named = files[at], files[at + 1:at + 1 + len(responses)]
             at += 1 + len(responses)
-            fmt = options.format
-            documents = documents_against_key(read_documents(key_path, "key", fmt, parses=options.np_only),
+            fmt = first.format
+            documents = documents_against_key(read_documents(key_path, "key", fmt, parses=first.np_only),
                                               [read_documents(path, "response", fmt) for _, path in named],
-                                              key_path, [path for _, path in named], options.check_forms)
+                                              key_path, [path for _, path in named], first.check_forms)
             streams.append(KeyedStream(key_name, [name for name, _ in named], documents))
             # The key's digest once; the files' names and digests per response.
             key_sha256 = file_digest(key_path)
-            settings.append([{**option_settings(options, fmt), "key_file": key_name, "response_file": name,
-                              "key_sha256": key_sha256, "response_sha256": file_digest(path)}
-                             for name, path in named])
-        scored = score_keyed_streams(streams, options, jobs, progress)
-    return [[_result(s, options, settings_) for s, settings_ in zip(group, group_settings)]
-            for group, group_settings in zip(scored, settings)]
+            file_names.append([{"key_file": key_name, "response_file": name, "key_sha256": key_sha256,
+                                "response_sha256": file_digest(path)} for name, path in named])
+        scored = score_keyed_streams_settings(streams, settings, jobs, progress)
+    return [[[_result(s, options, {**option_settings(options, options.format), **names})
+              for s, names in zip(group, group_names)]
+             for group, group_names in zip(per_setting, file_names)]
+            for options, per_setting in zip(settings, scored)]
 
 
 def score(key, response, options: Options | None = None, jobs: int = 1) -> Result:

@@ -12,7 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .api import MetricScore, Options, Result, score_many, score_systems
+from .api import MetricScore, Options, Result, score_many, score_systems_settings
 from .summary import summarize
 from .errors import ScorerError
 from .registry import MEASURES
@@ -187,7 +187,14 @@ def benchmark_systems(systems: list[list[Dataset]], options: Options | None = No
     order); each key document is read once for all systems. One
     :class:`Benchmark` per system. ``progress`` is called with the flat index
     of a (dataset, system) pair, datasets first."""
-    options = options or Options()
+    return benchmark_settings(systems, [options or Options()], jobs, progress)[0]
+
+
+def benchmark_settings(systems: list[list[Dataset]], settings: list[Options], jobs: int = 1,
+                       progress=None) -> list[list[Benchmark]]:
+    """:func:`benchmark_systems` under several settings at once (each
+    document read and loaded once for all of them): per setting, one
+    :class:`Benchmark` per system."""
     first = systems[0]
     for datasets in systems[1:]:
         if [(d.name, d.key) for d in datasets] != [(d.name, d.key) for d in first]:
@@ -196,5 +203,7 @@ def benchmark_systems(systems: list[list[Dataset]], options: Options | None = No
                               if {d.name for d in datasets} != {d.name for d in first}
                               else "the systems' datasets are paired with different keys")
     groups = [(dataset.key, [datasets[i].response for datasets in systems]) for i, dataset in enumerate(first)]
-    scored = score_systems(groups, options, jobs, progress)
-    return [_assemble(datasets, options, [group[s] for group in scored]) for s, datasets in enumerate(systems)]
+    scored = score_systems_settings(groups, settings, jobs, progress)
+    return [[_assemble(datasets, options, [group[s] for group in per_setting]) for s, datasets in enumerate(systems)]
+            for options, per_setting in zip(settings, scored)]
+

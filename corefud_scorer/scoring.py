@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import zip_longest
-from typing import Iterable, Iterator
+from typing import Iterator
 
 from . import memory
 from .check import check_documents, missing_document
@@ -113,15 +113,26 @@ def score_against_key(key_source: SourceDocument, response_sources: list[SourceD
                       options: Options) -> list[Outcome]:
     """Load a key document once and score several systems' documents
     against it, one outcome per system."""
+    return score_settings_against_key(key_source, response_sources, [options])[0]
+
+
+def score_settings_against_key(key_source: SourceDocument, response_sources: list[SourceDocument],
+                               settings: list[Options]) -> list[list[Outcome]]:
+    """Load a key document and each system's document once and score them
+    under several settings (matching, singletons): per setting, one outcome
+    per system."""
     memory.between_documents()
-    if reads_as_v8(options):
+    if any(reads_as_v8(options) for options in settings):
         from .conll import score_chains
 
-        return [_with_check_notes(Outcome(*score_chains(key_source, response_source, options)), response_source)
-                for response_source in response_sources]
+        return [[_with_check_notes(Outcome(*score_chains(key_source, response_source, options)), response_source)
+                 for response_source in response_sources] for options in settings]
     key_doc = key_source.load()
-    return [_with_check_notes(_outcome(key_source, key_doc, response_source, options), response_source)
-            for response_source in response_sources]
+    response_docs = [response_source.load() for response_source in response_sources]
+    return [[_with_check_notes(_outcome_of(key_source, key_doc, response_source, response_doc, options),
+                               response_source)
+             for response_source, response_doc in zip(response_sources, response_docs)]
+            for options in settings]
 
 
 def _with_check_notes(outcome: "Outcome", response_source: SourceDocument) -> "Outcome":
@@ -134,7 +145,11 @@ def _with_check_notes(outcome: "Outcome", response_source: SourceDocument) -> "O
 
 def _outcome(key_source: SourceDocument, key_doc: Document, response_source: SourceDocument,
              options: Options) -> Outcome:
-    response_doc = response_source.load()
+    return _outcome_of(key_source, key_doc, response_source, response_source.load(), options)
+
+
+def _outcome_of(key_source: SourceDocument, key_doc: Document, response_source: SourceDocument,
+                response_doc: Document, options: Options) -> Outcome:
     p = align_documents(key_doc, response_doc, options)
     result = partition_result(p, options, key_source.tokens)
     notes = document_notes(p, key_doc, response_doc)
@@ -201,8 +216,8 @@ def _task(task):
 
 
 def _systems_task(task):
-    index, key, responses, options = task
-    return index, score_against_key(key, responses, options)
+    index, key, responses, settings = task
+    return index, score_settings_against_key(key, responses, settings)
 
 
 @dataclass
@@ -235,6 +250,15 @@ def score_keyed_streams(streams: list[KeyedStream], options: Options, jobs: int 
     loaded once; per key stream, one :class:`Scored` per response file.
     ``progress`` is called with the flat index of a (key, response) pair
     (key streams in order, then responses in order) and the result."""
+    return score_keyed_streams_settings(streams, [options], jobs, progress)[0]
+
+
+def score_keyed_streams_settings(streams: list[KeyedStream], settings: list[Options], jobs: int = 1,
+                                 progress=None) -> list[list[list[Scored]]]:
+    """:func:`score_keyed_streams` under several settings at once, each
+    document read and loaded once for all of them: per setting, per key
+    stream, one :class:`Scored` per response file. ``progress`` is called
+    once per document pair (with the first setting's result)."""
     offsets, flat = [], []
     for stream in streams:
         offsets.append(len(flat))
@@ -243,15 +267,21 @@ def score_keyed_streams(streams: list[KeyedStream], options: Options, jobs: int 
     def tasks():
         for index, stream in enumerate(streams):
             for key, responses in stream.documents:
-                yield index, key, responses, options
+                yield index, key, responses, settings
 
     def outcomes():
-        for index, results in ordered_map(_systems_task, tasks(), jobs):
-            for system, outcome in enumerate(results):
-                yield offsets[index] + system, outcome
+        for index, per_setting in ordered_map(_systems_task, tasks(), jobs):
+            for s, results in enumerate(per_setting):
+                for system, outcome in enumerate(results):
+                    yield s * len(flat) + offsets[index] + system, outcome
 
-    scored = _collect(flat, outcomes(), progress)
-    return [scored[offset:offset + len(stream.response_names)] for offset, stream in zip(offsets, streams)]
+    def first_setting(index, result):
+        if index < len(flat):
+            progress(index, result)
+
+    scored = _collect(flat * len(settings), outcomes(), first_setting if progress is not None else None)
+    return [[scored[s * len(flat) + offset:s * len(flat) + offset + len(stream.response_names)]
+             for offset, stream in zip(offsets, streams)] for s in range(len(settings))]
 
 
 def _collect(streams: list[Stream], outcomes, progress) -> list[Scored]:

@@ -2,8 +2,10 @@
 
 ``corefud-scorer KEY SYS`` takes the flags of ``corefud-scorer.py`` 1.2 and
 prints its text; ``corefud-scorer bench KEY_DIR SYS_DIR`` (or ``bench
-MANIFEST``) scores many datasets at once; ``corefud-scorer errors KEY SYS``
-analyses what the response got wrong. Every flag, output path and
+MANIFEST``) scores many datasets at once (``--leaderboard``: the official
+results table); ``corefud-scorer errors KEY SYS`` analyses what the response
+got wrong; ``corefud-scorer codalab INPUT_DIR OUTPUT_DIR`` is a CodaLab
+scoring program. Every flag, output path and
 optional dependency is checked before a file is read. Nothing here computes
 a score.
 """

@@ -17,6 +17,12 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
 
     parser = build_bench_parser()
     args = parser.parse_args(argv)
+    if args.leaderboard:
+        from .leaderboard import leaderboard_main
+
+        return leaderboard_main(args, parser, stdout, stderr)
+    if args.output == "latex":
+        parser.error("--output latex prints the --leaderboard table")
     options = options_from(args, parser)
     several = len(args.inputs) > 2
     if several:

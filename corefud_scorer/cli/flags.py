@@ -102,7 +102,8 @@ def _add_resampling_flags(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Coreference scorer for documents in the CorefUD 1.x scheme. "
-        f"'{PROG} bench ...' scores many datasets at once; "
+        f"'{PROG} bench ...' scores many datasets at once (--leaderboard: the official results table); "
+        f"'{PROG} codalab INPUT_DIR OUTPUT_DIR' is a CodaLab / Codabench scoring program; "
         f"'{PROG} serve' starts the evaluation page and HTTP API (the 'web' extra).")
     parser.add_argument("key_file", help="the key (gold) file, or - for standard input")
     parser.add_argument("sys_files", nargs="+", metavar="sys_file",
@@ -143,13 +144,19 @@ def build_bench_parser() -> argparse.ArgumentParser:
         "Several systems: KEY_DIR SYS_DIR SYS_DIR ...")
     parser.add_argument("inputs", nargs="+", metavar="KEY_DIR SYS_DIR [SYS_DIR ...] | MANIFEST")
     _add_scoring_flags(parser)
-    parser.add_argument("--output", choices=["text", "json", "csv", "markdown"], default="text",
-                        help="an aligned table (default), JSON, CSV or a Markdown table")
+    parser.add_argument("--output", choices=["text", "json", "csv", "markdown", "latex"], default="text",
+                        help="an aligned table (default), JSON, CSV or a Markdown table; latex: "
+                        "the --leaderboard as a booktabs table")
     parser.add_argument("--columns", choices=["f1", "all"], default="f1",
                         help="text and Markdown tables: each metric's F1 (default, fits 100 columns) "
                         "or recall, precision, F1 and every count")
     parser.add_argument("--plot", metavar="FILE",
                         help="draw the primary score per dataset (.png at 300 dpi, .svg or .pdf)")
+    parser.add_argument("--leaderboard", action="store_true",
+                        help="the official results table: systems ranked by the macro-averaged CoNLL F1 "
+                        "(-t's matching, else -a's), beside head, partial, exact matching and with "
+                        "singletons, per dataset, with significance clusters (--paired-bs or --paired-ar; "
+                        f"default --paired-ar {AR_TRIALS})")
     return parser
 
 

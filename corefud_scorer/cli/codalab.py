@@ -1,0 +1,114 @@
+"""``corefud-scorer codalab INPUT_DIR OUTPUT_DIR``: the CodaLab / Codabench
+scoring program, which writes its outputs whatever the submission holds;
+``corefud-scorer codalab --bundle DIR`` writes the folder to upload."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+
+from ..errors import ScorerError
+from ..presets import PRESETS, describe
+from .flags import PROG
+
+SCORES_TXT, SCORES_JSON, DETAILS = "scores.txt", "scores.json", "detailed_results.html"
+
+
+def build_codalab_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"{PROG} codalab",
+        description="The CodaLab / Codabench scoring program: gold files in INPUT_DIR/ref/, the "
+        "submission in INPUT_DIR/res/ (files at its top, in one folder, or a .zip); writes "
+        f"OUTPUT_DIR/{SCORES_TXT}, {SCORES_JSON} and {DETAILS}. A missing dataset counts 0, a file "
+        "that cannot be scored is named and counts 0.")
+    parser.add_argument("dirs", nargs="*", metavar="INPUT_DIR OUTPUT_DIR")
+    parser.add_argument("-t", "--shared-task", choices=sorted(PRESETS),
+                        help="the settings of a CRAC shared task's official ranking")
+    parser.add_argument("--bundle", metavar="DIR",
+                        help="write the scoring program folder to upload (metadata and README) into DIR")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+    return parser
+
+
+def codalab_main(argv: list[str], stdout, stderr) -> int:
+    parser = build_codalab_parser()
+    args = parser.parse_args(argv)
+    if args.bundle:
+        if args.dirs:
+            parser.error("--bundle writes the program folder: no INPUT_DIR OUTPUT_DIR with it")
+        return _bundle(args, stdout)
+    if len(args.dirs) != 2:
+        parser.error("give INPUT_DIR and OUTPUT_DIR (or --bundle DIR)")
+    input_dir, output_dir = args.dirs
+    try:
+        os.makedirs(output_dir, exist_ok=True)
+    except OSError as err:
+        raise ScorerError(f"cannot create the output folder: {err.strerror}", (output_dir, None)) from None
+    files, problems = _outputs(input_dir, args.shared_task)
+    _write(output_dir, files)
+    if not args.quiet:
+        for problem in problems:
+            print(f"{PROG}: submission: {problem}", file=stderr)
+    stdout.write(files[SCORES_TXT])
+    return 0
+
+
+def _outputs(input_dir: str, shared_task: str | None) -> tuple[dict[str, str], list[str]]:
+    """The three files' text and the problems found; whatever goes wrong,
+    the files say so (a crash on the platform shows the participant
+    nothing)."""
+    from ..codalab_report import detailed_html, error_html, scores_json, scores_txt
+    from ..leaderboard import COLUMNS, column_settings, primary_column
+    from ..report import render_json
+
+    try:
+        from ..codalab import evaluate
+        from ..results import Options
+        from ..settings import signature
+
+        options = Options.preset(shared_task) if shared_task else Options()
+        evaluation = evaluate(input_dir, options, shared_task)
+        evaluation.signature = signature(column_settings(options)[primary_column(options)], None)
+        return ({SCORES_TXT: scores_txt(evaluation), SCORES_JSON: render_json(scores_json(evaluation)),
+                 DETAILS: detailed_html(evaluation)}, evaluation.problems)
+    except Exception as err:  # noqa: BLE001 - the outputs must name any failure
+        problem = str(err) if isinstance(err, ScorerError) else f"the scorer failed: {type(err).__name__}: {err}"
+        zeros = dict.fromkeys(COLUMNS, 0.0)
+        data = {"scores": zeros, "datasets": [], "problems": [problem], "error": problem}
+        return ({SCORES_TXT: "".join(f"{c}: 0.0\n" for c in COLUMNS), SCORES_JSON: json.dumps(data, indent=1) + "\n",
+                 DETAILS: error_html(problem)}, [problem])
+
+
+def _write(folder: str, files: dict[str, str]) -> None:
+    """Each file whole or not at all."""
+    for name, text in files.items():
+        handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=f".{name}.", delete=False)
+        try:
+            with handle:
+                handle.write(text)
+            os.replace(handle.name, os.path.join(folder, name))
+        except OSError as err:
+            try:
+                os.unlink(handle.name)
+            except OSError:
+                pass
+            raise ScorerError(f"cannot write {name}: {err.strerror}", (folder, None)) from None
+
+
+def _bundle(args, stdout) -> int:
+    from ..codalab_report import bundle_files
+    from ..leaderboard import reports_zero
+    from ..results import Options
+
+    options = Options.preset(args.shared_task) if args.shared_task else Options()
+    line = describe(args.shared_task) if args.shared_task else "the scorer's defaults (head match, no singletons)"
+    try:
+        os.makedirs(args.bundle, exist_ok=True)
+    except OSError as err:
+        raise ScorerError(f"cannot create the folder: {err.strerror}", (args.bundle, None)) from None
+    files = bundle_files(args.shared_task, line, reports_zero(options))
+    _write(args.bundle, files)
+    stdout.write("".join(f"{os.path.join(args.bundle, name)}\n" for name in files))
+    return 0

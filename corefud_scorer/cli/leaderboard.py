@@ -1,0 +1,65 @@
+"""``corefud-scorer bench ... --leaderboard``: the official results table
+of several systems over the same datasets."""
+
+from __future__ import annotations
+
+from .. import memory
+from ..presets import describe
+
+from .flags import PROG, Progress, distinct, options_from
+
+# Flags the table has no room for, or that its columns set themselves.
+REFUSED = (("keep_singletons", "-s: the table has its own column with singletons"),
+           ("keep_split_antecedents", "-l: the columns score identity without split antecedents"),
+           ("evaluate_discourse_deixis", "-d: the columns score identity without split antecedents"),
+           ("only_split_antecedent", "--only-split-antecedent: the columns score identity"),
+           ("sync", "--sync: the columns are the official settings, without synchronisation"),
+           ("per_doc", "--per-doc: the table has a row per system and dataset, not per document"),
+           ("plot", "--plot: draw a single system's bench instead"),
+           ("confidence", "--confidence: the table shows clusters, not intervals"),
+           ("score_only", "-b: the table is the output"))
+
+
+def leaderboard_main(args, parser, stdout, stderr) -> int:
+    from ..benchmark import pair_folders, read_manifest
+    from ..comparison import Resampling
+    from ..leaderboard import build, column_settings, to_json
+    from ..leaderboard_report import render
+    from ..report import render_json
+
+    for name, message in REFUSED:
+        if getattr(args, name):
+            parser.error(f"--leaderboard: not with {message}")
+    if args.columns != "f1":
+        parser.error("--leaderboard: not with --columns (the table has its own columns)")
+    if args.metrics and not args.shared_task:
+        parser.error("--leaderboard computes the CoNLL score (and the zero score, as the year's -t says): "
+                     "not with -m")
+    options = options_from(args, parser)
+    column_settings(options)  # a matching without a column is refused before a file is read
+    resampling = Resampling(None, args.paired_bs, args.paired_ar, args.seed)
+    if len(args.inputs) > 2:
+        distinct(parser, args.inputs[1:])
+    memory.freeze()
+    if len(args.inputs) == 1:
+        systems, names = [read_manifest(args.inputs[0])], [args.inputs[0]]
+    else:
+        systems = [pair_folders(args.inputs[0], folder) for folder in args.inputs[1:]]
+        names = list(args.inputs[1:])
+    progress = Progress([(d.key, d.response) for datasets in systems for d in datasets], stderr, args.quiet)
+    try:
+        board = build(names, systems, options, resampling if resampling.test else None, args.jobs,
+                      progress if progress.bar else None, shared_task=args.shared_task)
+    finally:
+        progress.close()
+    if not args.quiet:
+        for line in dict.fromkeys(board.warnings or []):
+            print(f"{PROG}: warning: {line}", file=stderr)
+    if args.output == "json":
+        stdout.write(render_json(to_json(board)))
+        return 0
+    text = ""
+    if args.shared_task and args.output in ("text", "markdown"):
+        text = describe(args.shared_task) + "\n\n"
+    stdout.write(text + render(board, args.output, args.width))
+    return 0

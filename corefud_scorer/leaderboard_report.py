@@ -1,0 +1,165 @@
+"""Render the official results table (:mod:`.leaderboard`): aligned text,
+Markdown, CSV (fractions unrounded) and a LaTeX ``booktabs`` table."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+
+from .leaderboard import COLUMNS, Leaderboard
+
+LABELS = {"head": "head", "partial": "partial", "exact": "exact", "with_singletons": "with singletons",
+          "zero": "zero"}
+MACRO = "macro-average"
+
+
+def _percent(value, decimals: int) -> str:
+    return "n/a" if value is None else "%.*f" % (decimals, value * 100)
+
+
+def _columns(board: Leaderboard) -> list[str]:
+    return list(COLUMNS) + (["zero"] if board.with_zero else [])
+
+
+def _main_cells(board: Leaderboard, decimals: int) -> tuple[list[str], list[list[str]]]:
+    header = ["rank", "cluster", "system"] + [LABELS[c] for c in _columns(board)] + ["p (vs above)"]
+    body = []
+    for index, row in enumerate(board.rows):
+        cells = [str(row.rank), str(row.cluster), row.system]
+        cells += [_percent(row.scores[c], decimals) for c in COLUMNS]
+        if board.with_zero:
+            cells.append(_percent(row.zero, decimals))
+        cells.append("" if not index else "n/a" if row.p_value is None else f"{row.p_value:.4f}")
+        body.append(cells)
+    return header, body
+
+
+def _dataset_cells(board: Leaderboard, part: int, decimals: int) -> tuple[list[str], list[list[str]]]:
+    systems = [row.system for row in board.rows]
+    header = ["dataset"] + systems
+    body = [[dataset] + [_percent(board.per_dataset[dataset][s][part], decimals) for s in systems]
+            for dataset in board.datasets]
+    return header, body
+
+
+def _aligned(header: list[str], body: list[list[str]], left: int) -> str:
+    widths = [max(len(r[i]) for r in [header] + body) for i in range(len(header))]
+    return "\n".join("  ".join(cell.ljust(w) if i < left else cell.rjust(w)
+                               for i, (cell, w) in enumerate(zip(cells, widths))).rstrip()
+                     for cells in [header] + body) + "\n"
+
+
+def _markdown(header: list[str], body: list[list[str]], left: int) -> str:
+    align = ["---" if i < left else "---:" for i in range(len(header))]
+    return "\n".join("| " + " | ".join(cells) + " |" for cells in [header, align] + body) + "\n"
+
+
+def _titles(board: Leaderboard) -> tuple[str, str, str]:
+    test = board.resampling
+    name = "paired bootstrap" if test.test == "bs" else "approximate randomization"
+    main = (f"Systems ranked by the CoNLL F1 under {board.primary} match, macro-averaged over "
+            f"{len(board.datasets)} dataset{'s' if len(board.datasets) != 1 else ''}; a system stays in the "
+            f"cluster of the one above unless their difference is significant ({name}, "
+            f"p < {1 - test.level:.2g}):")
+    return main, f"CoNLL F1 ({board.primary} match) per dataset:", "Zero score (F1) per dataset:"
+
+
+def render(board: Leaderboard, fmt: str = "text", decimals: int = 2) -> str:
+    """The table in ``text``, ``markdown``, ``csv`` or ``latex``."""
+    if fmt == "csv":
+        return render_csv(board)
+    if fmt == "latex":
+        return render_latex(board, decimals)
+    main, per_dataset, zeros = _titles(board)
+    tables = [(main, _main_cells(board, decimals), 3), (per_dataset, _dataset_cells(board, 0, decimals), 1)]
+    if board.with_zero:
+        tables.append((zeros, _dataset_cells(board, 1, decimals), 1))
+    parts = []
+    for title, (header, body), left in tables:
+        if fmt == "markdown":
+            parts.append(f"**{title}**\n\n" + _markdown(header, body, left))
+        else:
+            parts.append(f"{title}\n" + _aligned(header, body, left))
+    signature = f"Signature: `{board.signature}`" if fmt == "markdown" else f"Signature: {board.signature}"
+    return "\n".join(parts) + f"\n{signature}\n"
+
+
+def render_csv(board: Leaderboard) -> str:
+    """One row per system (``level`` ``system``, the macro-averages) and per
+    dataset and system (``level`` ``dataset``: the primary column and the
+    zero score); fractions unrounded, empty cells for none."""
+    columns = _columns(board)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["level", "dataset", "system", "rank", "cluster", *columns, "difference", "p_value"])
+    blank = lambda value: "" if value is None else value  # noqa: E731
+    for row in board.rows:
+        figures = [row.scores[c] for c in COLUMNS] + ([row.zero] if board.with_zero else [])
+        writer.writerow(["system", MACRO, row.system, row.rank, row.cluster, *map(blank, figures),
+                         blank(row.difference), blank(row.p_value)])
+    for dataset in board.datasets:
+        for row in board.rows:
+            primary, zero = board.per_dataset[dataset][row.system]
+            figures = [primary if c == board.primary else None for c in COLUMNS]
+            figures += [zero] if board.with_zero else []
+            writer.writerow(["dataset", dataset, row.system, "", "", *map(blank, figures), "", ""])
+    return out.getvalue()
+
+
+# --- LaTeX ---
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
+
+
+def system_label(name: str) -> str:
+    """A system as a paper names it: its folder's own name."""
+    return os.path.basename(os.path.normpath(name)) or name
+
+
+def render_latex(board: Leaderboard, decimals: int = 2) -> str:
+    """A ``booktabs`` table to paste into a paper (needs
+    ``\\usepackage{booktabs}``): rank, cluster, system (its folder's name)
+    and the columns, a rule between clusters, the best figure of each column
+    in bold; then the primary score per dataset, systems in rows."""
+    columns = _columns(board)
+    best = {}
+    for c in columns:
+        values = [row.zero if c == "zero" else row.scores[c] for row in board.rows]
+        defined = [v for v in values if v is not None]
+        best[c] = max(defined) if defined else None
+
+    def cell(c, value):
+        text = _percent(value, decimals)
+        return f"\\textbf{{{text}}}" if value is not None and value == best[c] else text
+
+    lines = [f"% {latex_escape(board.signature)}" if board.signature else "% corefud-scorer leaderboard",
+             "\\begin{table}[t]", "\\centering", "\\begin{tabular}{rrl" + "r" * len(columns) + "}", "\\toprule",
+             " & ".join(["Rank", "Cluster", "System"] + [LABELS[c].capitalize() for c in columns]) + " \\\\",
+             "\\midrule"]
+    previous = None
+    for row in board.rows:
+        if previous is not None and row.cluster != previous:
+            lines.append("\\midrule")
+        previous = row.cluster
+        figures = [cell(c, row.zero if c == "zero" else row.scores[c]) for c in columns]
+        lines.append(" & ".join([str(row.rank), str(row.cluster), latex_escape(system_label(row.system))] + figures) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}",
+              f"\\caption{{CoNLL F1 macro-averaged over {len(board.datasets)} datasets; systems ranked by "
+              f"{latex_escape(board.primary)} match; a rule separates clusters of systems whose "
+              "differences are not significant.}", "\\end{table}", "",
+              "\\begin{table}[t]", "\\centering",
+              "\\begin{tabular}{l" + "r" * len(board.datasets) + "}", "\\toprule",
+              " & ".join(["System"] + [latex_escape(d) for d in board.datasets]) + " \\\\", "\\midrule"]
+    for row in board.rows:
+        lines.append(" & ".join([latex_escape(system_label(row.system))]
+                                + [_percent(board.per_dataset[d][row.system][0], decimals) for d in board.datasets])
+                     + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}",
+              f"\\caption{{CoNLL F1 ({latex_escape(board.primary)} match) per dataset.}}", "\\end{table}"]
+    return "\n".join(lines) + "\n"

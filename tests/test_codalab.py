@@ -1,0 +1,196 @@
+"""corefud-scorer codalab: the scoring program on a folder laid out as the
+platform lays it out and on a zip gives bench's figures; a missing dataset
+and a malformed file give their scores and name the problem; nothing ends
+in a traceback; --bundle writes the folder to upload."""
+
+from __future__ import annotations
+
+import gc
+import json
+import shlex
+import shutil
+import zipfile
+
+import pytest
+
+from conftest import FIXTURES, run_cli
+
+KEYS, SYSTEMS = FIXTURES / "bench" / "key", FIXTURES / "bench" / "sys"
+NAMES = ["cs_toy", "el_toy", "hi_toy", "ru_toy"]
+COLUMNS = {"head": ["-a", "head"], "partial": ["-a", "partial"], "exact": ["-a", "exact"],
+           "with_singletons": ["-a", "head", "-s"]}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _frozen_heap():
+    # Udapi collects garbage after each document: leave the test process's heap out of it.
+    gc.collect()
+    gc.freeze()
+    yield
+    gc.unfreeze()
+
+
+@pytest.fixture(scope="module")
+def bench():
+    """Each column's macro CoNLL F1 and each dataset's head F1 from bench
+    itself, and the zero score's macro-average."""
+    out = {}
+    for column, flags in COLUMNS.items():
+        run = run_cli("bench", KEYS, SYSTEMS, *flags, "-z", "dependent", "-m", "muc", "bcub", "ceafe", "zero",
+                      "--output", "json", "-q", "-j", "1")
+        assert run.code == 0, run.err
+        out[column] = run.json
+    return out
+
+
+def _platform(tmp_path, submission=SYSTEMS, nested=True):
+    """``input/ref`` and ``input/res`` as the platform unpacks them: the
+    submission's files in one folder (as a zip of a folder unpacks)."""
+    ref = tmp_path / "input" / "ref"
+    shutil.copytree(KEYS, ref)
+    res = tmp_path / "input" / "res"
+    shutil.copytree(submission, res / "my-submission" if nested else res)
+    return tmp_path / "input", tmp_path / "output"
+
+
+def _read(output):
+    txt = dict(line.split(": ", 1) for line in (output / "scores.txt").read_text().splitlines())
+    return {k: float(v) for k, v in txt.items()}, json.loads((output / "scores.json").read_text())
+
+
+def _agrees_with_bench(txt, data, bench):
+    for column in COLUMNS:
+        expected = bench[column]["macro"]["metrics"]["conll"]["f1"]
+        assert txt[column] == expected and data["scores"][column] == expected, column
+    for entry, dataset in zip(bench["head"]["datasets"], data["datasets"]):
+        assert txt[f"{entry['dataset']}_head"] == entry["metrics"]["conll"]["f1"] == dataset["head"]
+    assert data["scores"]["zero"] == bench["head"]["macro"]["metrics"]["zero"]["f1"]
+
+
+def test_platform_layout_gives_bench_figures(tmp_path, bench):
+    input_dir, output = _platform(tmp_path)
+    run = run_cli("codalab", input_dir, output, "-t", "crac26")
+    assert run.code == 0 and run.err == ""
+    txt, data = _read(output)
+    _agrees_with_bench(txt, data, bench)
+    assert data["problems"] == [] and {d["status"] for d in data["datasets"]} == {"scored"}
+    # what the scorer warns about is shown, files by name only
+    assert data["datasets"][1]["warnings"] == [
+        "response el_toy-corefud-dev.conllu: Udapi: etype mismatch in <node>: 2 "
+        "(first: etype mismatch in <el_toy-d1-1#5, σκύλο>: p != a (line 8))"]
+    page = (output / "detailed_results.html").read_text()
+    assert "Every dataset was scored." in page and "<td>ru_toy</td><td>scored</td><td>50.00</td>" in page
+
+
+def test_a_zip_gives_the_same_files(tmp_path, bench):
+    input_dir, output = _platform(tmp_path / "folder", nested=False)
+    assert run_cli("codalab", input_dir, output, "-t", "crac26").code == 0
+    (tmp_path / "input" / "res").mkdir(parents=True)
+    shutil.copytree(KEYS, tmp_path / "input" / "ref")
+    with zipfile.ZipFile(tmp_path / "input" / "res" / "submission.zip", "w") as archive:
+        for path in sorted(SYSTEMS.iterdir()):
+            archive.write(path, f"out/{path.name}")
+    run = run_cli("codalab", tmp_path / "input", tmp_path / "output", "-t", "crac26")
+    assert run.code == 0, run.err
+    assert (tmp_path / "output" / "scores.txt").read_text() == (output / "scores.txt").read_text()
+    assert (tmp_path / "output" / "scores.json").read_text() == (output / "scores.json").read_text()
+    _agrees_with_bench(*_read(tmp_path / "output"), bench)
+
+
+def test_missing_dataset_and_malformed_file_count_zero_and_are_named(tmp_path, bench):
+    submission = tmp_path / "submission"
+    shutil.copytree(SYSTEMS, submission)
+    (submission / "hi_toy-corefud-dev.conllu").unlink()
+    lines = (submission / "ru_toy-corefud-dev.conllu").read_text().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line[:1].isdigit())
+    lines[at] = "1\tbroken\n"
+    (submission / "ru_toy-corefud-dev.conllu").write_text("".join(lines))
+    (submission / "xx_other-corefud-dev.conllu").write_text("")
+    input_dir, output = _platform(tmp_path, submission)
+    run = run_cli("codalab", input_dir, output, "-t", "crac26")
+    assert run.code == 0 and "Traceback" not in run.err
+    txt, data = _read(output)
+    heads = {d["dataset"]: d["metrics"]["conll"]["f1"] for d in bench["head"]["datasets"]}
+    # the two scored datasets as bench scores them, the other two as 0, over four
+    assert txt["head"] == (heads["cs_toy"] + heads["el_toy"] + 0.0 + 0.0) / 4
+    singletons = {d["dataset"]: d["metrics"]["conll"]["f1"] for d in bench["with_singletons"]["datasets"]}
+    assert txt["with_singletons"] == (singletons["cs_toy"] + singletons["el_toy"]) / 4
+    assert txt["hi_toy_head"] == 0.0 and txt["ru_toy_head"] == 0.0 and "zero" not in txt
+    status = {d["dataset"]: (d["status"], d["problem"]) for d in data["datasets"]}
+    assert status["hi_toy"][0] == "missing" and "hi_toy-corefud-dev.conllu" in status["hi_toy"][1]
+    assert status["ru_toy"][0] == "malformed"
+    assert f"ru_toy-corefud-dev.conllu:{at + 1}: expected 10 tab-separated columns" in status["ru_toy"][1]
+    assert str(tmp_path) not in status["ru_toy"][1]
+    assert any("xx_other-corefud-dev.conllu" in p for p in data["problems"])
+    assert len(data["problems"]) == 3 and len(run.err.splitlines()) == 3
+    page = (output / "detailed_results.html").read_text()
+    assert "no file in the submission" in page and "expected 10 tab-separated columns" in page
+
+
+def test_nothing_to_score_still_writes_the_outputs(tmp_path):
+    run = run_cli("codalab", tmp_path / "nowhere", tmp_path / "out")
+    assert run.code == 0 and "no gold folder 'ref'" in run.err and "Traceback" not in run.err
+    txt, data = _read(tmp_path / "out")
+    assert txt == {"head": 0.0, "partial": 0.0, "exact": 0.0, "with_singletons": 0.0}
+    assert "no gold folder 'ref'" in data["error"]
+    assert "no gold folder" in (tmp_path / "out" / "detailed_results.html").read_text()
+
+
+def test_an_unexpected_failure_is_named_not_a_traceback(tmp_path, monkeypatch):
+    from corefud_scorer import codalab
+
+    def fails(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(codalab, "evaluate", fails)
+    input_dir, output = _platform(tmp_path)
+    run = run_cli("codalab", input_dir, output)
+    assert run.code == 0 and "the scorer failed: RuntimeError: a bug" in run.err
+    assert json.loads((output / "scores.json").read_text())["error"] == "the scorer failed: RuntimeError: a bug"
+
+
+def test_an_output_folder_that_cannot_be_made_is_one_error_line(tmp_path):
+    (tmp_path / "file").write_text("")
+    run = run_cli("codalab", tmp_path, tmp_path / "file" / "out")
+    assert run.code == 2 and len(run.err.splitlines()) == 1 and "cannot create the output folder" in run.err
+
+
+def test_bundle_writes_metadata_whose_command_runs(tmp_path, bench):
+    run = run_cli("codalab", "--bundle", tmp_path / "program", "-t", "crac26")
+    assert run.code == 0
+    metadata = (tmp_path / "program" / "metadata").read_text()
+    assert metadata.startswith("command: python3 -m corefud_scorer codalab -t crac26 $input $output\n")
+    assert "scores.txt" in (tmp_path / "program" / "README.md").read_text()
+    input_dir, output = _platform(tmp_path)
+    words = shlex.split(metadata.splitlines()[0].split(": ", 1)[1])
+    argv = [str(input_dir) if w == "$input" else str(output) if w == "$output" else w for w in words[3:]]
+    assert run_cli(*argv).code == 0
+    _agrees_with_bench(*_read(output), bench)
+    assert run_cli("codalab", "--bundle", tmp_path / "p", tmp_path, tmp_path).code == 2
+
+
+def test_a_missing_dataset_counts_zero_in_the_zero_score_where_its_key_has_zeros(tmp_path):
+    import sys
+
+    from conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import generate
+
+    ref, res = tmp_path / "input" / "ref", tmp_path / "input" / "res"
+    ref.mkdir(parents=True)
+    res.mkdir()
+    for seed, name in ((51, "en_a-corefud-test.conllu"), (52, "cs_b-corefud-test.conllu")):
+        generate.write_pair(str(ref / name), str(tmp_path / name), seed, docs=3, tokens_per_doc=60, zeros=0.1)
+    shutil.copy(tmp_path / "en_a-corefud-test.conllu", res)
+    run = run_cli("codalab", tmp_path / "input", tmp_path / "output", "-t", "crac26")
+    assert run.code == 0 and "dataset cs_b: no file in the submission" in run.err
+    txt, data = _read(tmp_path / "output")
+    alone = run_cli(ref / "en_a-corefud-test.conllu", tmp_path / "en_a-corefud-test.conllu", "-t", "crac26",
+                    "--output", "json", "-q", "-j", "1").json
+    zero = alone["metrics"]["zero"]["f1"]
+    assert zero is not None and 0 < zero < 1
+    # the datasets in file-name order: cs_b (missing: 0, its key has zeros), then en_a
+    assert txt["zero"] == data["scores"]["zero"] == (0.0 + zero) / 2
+    assert txt["head"] == (0.0 + alone["metrics"]["conll"]["f1"]) / 2
+    assert [d["zero"] for d in data["datasets"]] == [0.0, zero]
