@@ -162,32 +162,3 @@ def adjacent_test(above: Benchmark, below: Benchmark, resampling: Resampling) ->
         tests = significance.approximate_randomization(stats, trials, resampling.level, resampling.seed, 1)
     comparison = tests[0][CONLL]
     return comparison.difference, comparison.p_value
-
-
-def to_json(board: Leaderboard) -> dict:
-    """``leaderboard``: a ``{"system", "rank", "cluster", "head", "partial",
-    "exact", "with_singletons"}`` object per system, in rank order, F1 as
-    fractions; ``datasets``: per dataset each system's primary score (and
-    zero score); ``comparisons``: each system's test against the one ranked
-    above; and what the figures depend on."""
-    from .report import SCHEMA_VERSION
-
-    resampling = board.resampling
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "signature": board.signature,
-        "shared_task": board.shared_task,
-        "primary": board.primary,
-        "test": {"name": resampling.test or "ar", "samples": resampling.samples or significance.AR_TRIALS,
-                 "level": resampling.level, "seed": resampling.seed},
-        "leaderboard": [{"system": row.system, "rank": row.rank, "cluster": row.cluster, **row.scores}
-                        for row in board.rows],
-        "zero": {row.system: row.zero for row in board.rows} if board.with_zero else None,
-        "comparisons": [{"system": row.system, "above": above.system, "difference": row.difference,
-                         "p_value": row.p_value} for above, row in zip(board.rows, board.rows[1:])],
-        "datasets": [{"dataset": dataset,
-                      "systems": [{"system": system, board.primary: primary,
-                                   **({ZERO: zero} if board.with_zero else {})}
-                                  for system, (primary, zero) in board.per_dataset[dataset].items()]}
-                     for dataset in board.datasets],
-    }

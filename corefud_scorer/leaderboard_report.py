@@ -7,7 +7,9 @@ import csv
 import io
 import os
 
-from .leaderboard import COLUMNS, Leaderboard
+from .leaderboard import COLUMNS, ZERO, Leaderboard
+from .report import SCHEMA_VERSION
+from .significance import AR_TRIALS
 
 LABELS = {"head": "head", "partial": "partial", "exact": "exact", "with_singletons": "with singletons",
           "zero": "zero"}
@@ -163,3 +165,30 @@ def render_latex(board: Leaderboard, decimals: int = 2) -> str:
     lines += ["\\bottomrule", "\\end{tabular}",
               f"\\caption{{CoNLL F1 ({latex_escape(board.primary)} match) per dataset.}}", "\\end{table}"]
     return "\n".join(lines) + "\n"
+
+
+def to_json(board: Leaderboard) -> dict:
+    """``leaderboard``: a ``{"system", "rank", "cluster", "head", "partial",
+    "exact", "with_singletons"}`` object per system, in rank order, F1 as
+    fractions; ``datasets``: per dataset each system's primary score (and
+    zero score); ``comparisons``: each system's test against the one ranked
+    above; and what the figures depend on."""
+    resampling = board.resampling
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "signature": board.signature,
+        "shared_task": board.shared_task,
+        "primary": board.primary,
+        "test": {"name": resampling.test or "ar", "samples": resampling.samples or AR_TRIALS,
+                 "level": resampling.level, "seed": resampling.seed},
+        "leaderboard": [{"system": row.system, "rank": row.rank, "cluster": row.cluster, **row.scores}
+                        for row in board.rows],
+        "zero": {row.system: row.zero for row in board.rows} if board.with_zero else None,
+        "comparisons": [{"system": row.system, "above": above.system, "difference": row.difference,
+                         "p_value": row.p_value} for above, row in zip(board.rows, board.rows[1:])],
+        "datasets": [{"dataset": dataset,
+                      "systems": [{"system": system, board.primary: primary,
+                                   **({ZERO: zero} if board.with_zero else {})}
+                                  for system, (primary, zero) in board.per_dataset[dataset].items()]}
+                     for dataset in board.datasets],
+    }

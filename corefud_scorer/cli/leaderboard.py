@@ -23,7 +23,8 @@ REFUSED = (("keep_singletons", "-s: the table has its own column with singletons
 def leaderboard_main(args, parser, stdout, stderr) -> int:
     from ..benchmark import pair_folders, read_manifest
     from ..comparison import Resampling
-    from ..leaderboard import build, column_settings, to_json
+    from ..leaderboard import build, column_settings
+    from ..leaderboard_report import to_json
     from ..leaderboard_report import render
     from ..report import render_json
 
