@@ -8,14 +8,15 @@ from ..errors import ScorerError
 from ..interrupts import report as report_interrupt
 from .analysis import errors_main
 from .bench import bench_main
+from .convert import convert_main
 from .flags import PROG
 from .pair import pair_main
 
-COMMANDS = {"bench": bench_main, "errors": errors_main}
+COMMANDS = {"bench": bench_main, "errors": errors_main, "convert": convert_main}
 
 
 def run(argv: list[str], stdout, stderr) -> int:
-    """``corefud-scorer bench ...``, ``errors ...`` or ``KEY SYS ...``."""
+    """``corefud-scorer bench ...``, ``errors ...``, ``convert ...`` or ``KEY SYS ...``."""
     if argv and argv[0] in COMMANDS:
         return guarded(COMMANDS[argv[0]], argv[1:], stdout, stderr)
     return guarded(pair_main, argv, stdout, stderr)
