@@ -27,7 +27,7 @@ def target_format(target: str, to: str | None) -> str:
 
 def text_documents(source: str, fmt: str | None = None):
     """The documents of a file, each with its sentences and its annotation."""
-    for doc in read_documents(source, "key", fmt or detect_format(source)):
+    for doc in read_documents(source, "key", fmt or detect_format(source), deps=True):
         yield TextDocument(doc.doc_id, [s.sent_id for s in doc.sentences],
                            [list(s.forms) for s in doc.sentences], doc.load())
 

@@ -324,3 +324,30 @@ def test_convert_refuses_what_it_cannot_do_before_writing(tmp_path):
     run = run_cli("convert", str(bad), str(target))
     assert run.code == 2 and f"{bad}:1:" in run.err and not target.exists()
     assert not list(tmp_path.glob(".convert-*"))
+
+
+@pytest.mark.parametrize("name", ["example/key", "anaphora/station.key"])
+def test_corefud_to_ua_to_corefud_scores_identically(tmp_path, name):
+    source = ROOT / "fixtures" / f"{name}.conllu"
+    response = ROOT / "fixtures" / f"{name.replace('key', 'response')}.conllu"
+    middle, back = tmp_path / "key.ua.conllu", tmp_path / "key.conllu"
+    assert run_cli("convert", str(source), str(middle)).code == 0
+    assert detect_format(middle) == "ua"
+    run = run_cli("convert", str(middle), str(back))
+    assert run.code == 0
+    assert detect_format(back) == "corefud"
+    for options in (Options(), Options(keep_singletons=True, keep_split_antecedents=True,
+                                       metrics=("muc", "bcub", "ceafe", "lea", "zero", "bridging")),
+                    Options(zero_match="linear", match="exact")):
+        assert _numbers(score(back, response, options)) == _numbers(score(source, response, options)), options
+
+
+def test_convert_warns_once_naming_each_loss(tmp_path):
+    station = ROOT / "fixtures" / "anaphora" / "station.key.conllu"
+    run = run_cli("convert", str(station), str(tmp_path / "s.jsonl"))
+    assert run.code == 0 and run.err.count("\n") == 1
+    assert "the jsonlines format cannot hold, left out: 1 bridging links, 2 split-antecedent links" in run.err
+    run = run_cli("convert", str(ROOT / "fixtures" / "anaphora" / "station.key.ua.conllu"), str(tmp_path / "s.conllu"))
+    assert run.code == 0 and "the corefud format cannot hold, left out: 1 non-referring markables" in run.err
+    run = run_cli("convert", str(station), str(tmp_path / "s.ua.conllu"))
+    assert run.code == 0 and not run.err

@@ -6,29 +6,17 @@ from __future__ import annotations
 
 import json
 
-from ..readers.conll2012 import conll_identity
-from . import TextDocument, token_spans
+from . import TextDocument, plain_name, token_spans
 
 FORMAT = "jsonlines"
 SUFFIXES = (".jsonl", ".jsonlines")
-
-
-def document_id(name, index: int) -> str:
-    """``NAME_PART`` for a CoNLL-2012 name ``(NAME); part PART``, as the
-    systems name OntoNotes documents; any other name as it is."""
-    if not isinstance(name, str):
-        return f"document_{index + 1}"
-    if name.startswith("("):
-        found, part = conll_identity(name)
-        return found if part is None else f"{found}_{part}"
-    return name
 
 
 def write(documents, handle, lost) -> None:
     for index, doc in enumerate(documents):
         doc: TextDocument
         spans = token_spans(doc, lost)
-        line = {"document_id": document_id(doc.name, index),
+        line = {"document_id": plain_name(doc.name, index),
                 "cased_words": [form for forms in doc.forms for form in forms],
                 "sent_id": [s for s, forms in enumerate(doc.forms) for _ in forms],
                 "span_clusters": [[[a, b + 1] for a, b in entity] for entity in spans]}
