@@ -47,6 +47,10 @@ def convert(source: str, target: str, to: str | None = None, fmt: str | None = N
     try:
         with handle:
             module.write(text_documents(source, fmt), handle, lost)
+        # A temporary file is private: the output gets an ordinary file's mode.
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(handle.name, 0o666 & ~mask)
         os.replace(handle.name, target)
     except BaseException as err:
         try:

@@ -66,12 +66,12 @@ RE_SIMPLE = re.compile(r"(?:\(\d+\)?|\d+\))(?:\|(?:\(\d+\)?|\d+\)))*")
 
 def conll_identity(name: str):
     """A document's name ``(NAME); part PART`` as ``(NAME, PART)``, the part
-    an integer (``(NAME)`` alone: ``(NAME, None)``): what pairs it with a
-    document of another format."""
+    an integer (``(NAME)`` alone is part 0): what pairs it with a document
+    of another format."""
     m = RE_NAME_PART.match(name)
     if m:
-        return m.group(1), None if m.group(2) is None else int(m.group(2))
-    return name, None
+        return m.group(1), int(m.group(2) or 0)
+    return name, 0
 
 
 def _column_orders(entities):

@@ -61,9 +61,10 @@ def sniff(head: str) -> bool:
 
 def jsonlines_identity(doc_key: str):
     """``NAME_PART`` as ``(NAME, PART)``, the part an integer, as the
-    CoNLL-2012 document ``(NAME); part PART`` is identified."""
+    CoNLL-2012 document ``(NAME); part PART`` is identified (a key without
+    a part is part 0)."""
     name, _, part = doc_key.rpartition("_")
-    return (name, int(part)) if name and part.isdecimal() else (doc_key, None)
+    return (name, int(part)) if name and part.isdecimal() else (doc_key, 0)
 
 
 @dataclass

@@ -61,15 +61,15 @@ def format_of_name(path: str) -> str | None:
 
 def plain_name(name, index: int) -> str:
     """A document's name outside CoNLL-2012: ``NAME_PART`` for a CoNLL-2012
-    name ``(NAME); part PART``, as the systems name OntoNotes documents; any
-    other name as it is."""
+    name ``(NAME); part PART`` (or ``(NAME)``, part 0), as the systems name
+    OntoNotes documents; any other name as it is."""
     from ..readers.conll2012 import conll_identity
 
     if not isinstance(name, str):
         return f"document_{index + 1}"
     if name.startswith("("):
         found, part = conll_identity(name)
-        return found if part is None else f"{found}_{part}"
+        return f"{found}_{part}"
     return name
 
 

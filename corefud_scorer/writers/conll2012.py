@@ -23,7 +23,7 @@ def name_and_part(name: str | None, index: int) -> tuple[str, int]:
         found, part = conll_identity(name)
     else:
         found, part = jsonlines_identity(name)
-    return found.replace(" ", "_"), part or 0
+    return found.replace(" ", "_"), part
 
 
 def _form(form: str) -> str:
