@@ -253,7 +253,7 @@ def test_a_response_without_sentences_is_compared_per_document(write):
     ('{"doc_key": "d", "sentences": [["a", "b"]], "clusters": [[[1, 0]]]}', "ends before it starts"),
     ('{"document_id": "d", "cased_words": ["a", "b"], "span_clusters": [[[1, 1]]]}', "ends before it starts"),
     ('{"doc_key": "d", "sentences": [["a", "b"]]}', "fields found: doc_key, sentences"),
-    ('{"doc_key": "d", "sentences": [["a", 3]], "clusters": []}', "not a list of str"),
+    ('{"doc_key": "d", "sentences": [["a", 3]], "clusters": []}', "not a list of strings"),
     ('{"doc_key": "d", "sentences": [["a"]], "subtoken_map": [0, 0], "sentence_map": [0], "clusters": []}',
      "'subtoken_map' has 2 entries for 1 pieces"),
     ('[1, 2]', "not an object"),

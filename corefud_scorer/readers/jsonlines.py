@@ -35,13 +35,21 @@ from .conll2012 import ConllDocument, conll_order
 from .files import read_text
 
 FORMAT = "jsonlines"
+NO_HEADS = "needs mention heads, and jsonlines files have none (clusters are spans only); use -a exact"
 PROFILE = replace(
     CONLL_PROFILE, name=FORMAT, title="jsonlines",
     # NP-only reads the key's parse bits, which jsonlines files do not carry.
     features=frozenset({"remove_nested"}),
     pairs_with=("conll",),
-    why_not={**{what: reason.replace("the CoNLL-2012 format", "jsonlines")
-                for what, reason in CONLL_PROFILE.why_not.items()},
+    why_not={"head": NO_HEADS, "partial": NO_HEADS,
+             "partial-craft": "needs minimum spans, and jsonlines files have none; use -a exact",
+             "keep_zeros": "jsonlines files have no zero mentions",
+             "keep_split_antecedents": "jsonlines files have no split antecedents",
+             "discourse_deixis": "jsonlines files have no discourse-deixis layer",
+             "only_split_antecedent": "jsonlines files have no split antecedents",
+             "shared_task": "the CRAC presets are for CorefUD files, not jsonlines",
+             "bridging": "jsonlines files have no bridging",
+             "non-referring": "jsonlines files have no non-referring markables",
              "np_only": "needs the key's parse bits: give the key as CoNLL-2012"},
 )
 
@@ -107,7 +115,7 @@ def _style(obj: dict, path: str, lineno: int) -> str:
 def _list_of(value, what: str, path: str, lineno: int, kind=None) -> list:
     if not isinstance(value, list) or (kind is not None and not all(
             isinstance(v, kind) and not isinstance(v, bool) for v in value)):
-        expected = "a list" if kind is None else f"a list of {kind.__name__ if kind is not int else 'integers'}"
+        expected = "a list" if kind is None else f"a list of {'integers' if kind is int else 'strings'}"
         raise ScorerError(f"{what} is not {expected}", (path, lineno))
     return value
 
@@ -180,10 +188,10 @@ def _document(obj: dict, path: str, index: int, lineno: int, words: bool) -> Jso
                                   (path, lineno))
         clusters = _clusters(obj["span_clusters"], "span_clusters", len(forms), True, path, lineno, "words")
     elif style == "pieces":
-        pieces = sum(len(s) for s in obj["sentences"]) if isinstance(obj["sentences"], list) else 0
         forms, sentence_of, word_of = _words_of_pieces(obj, path, lineno)
         clusters = [[(word_of[a], word_of[b]) for a, b in spans]
-                    for spans in _clusters(obj["clusters"], "clusters", pieces, False, path, lineno, "pieces")]
+                    for spans in _clusters(obj["clusters"], "clusters", len(word_of), False, path, lineno,
+                                           "pieces")]
     else:
         sentences = _list_of(obj["sentences"], "'sentences'", path, lineno)
         forms, sentence_of = [], []
