@@ -351,3 +351,34 @@ def test_convert_warns_once_naming_each_loss(tmp_path):
     assert run.code == 0 and "the corefud format cannot hold, left out: 1 non-referring markables" in run.err
     run = run_cli("convert", str(station), str(tmp_path / "s.ua.conllu"))
     assert run.code == 0 and not run.err
+
+
+def test_any_malformed_value_is_a_scorer_error(tmp_path):
+    """Each field of each shape replaced by values of other types: the
+    reader gives documents or one ScorerError, nothing else."""
+    from corefud_scorer.readers.jsonlines import read_documents
+
+    shapes = [json.loads(line) for text in (as_tokens(generate(random.Random(3), 1)),
+                                            as_words(generate(random.Random(4), 1)),
+                                            as_pieces(generate(random.Random(5), 1)))
+              for line in text.splitlines()]
+    values = [None, True, 3, -1, 2.5, "x", [], [None], [[]], [[1]], [[[0]]], [[[-1, 0]]], [[[0, 99]]],
+              [["a", 1]], {"a": 1}, [[[0, 0.5]]], [[[True, 0]]]]
+    rng = random.Random(0)
+    path = tmp_path / "f.jsonl"
+    errors = 0
+    for _ in range(300):
+        obj = dict(rng.choice(shapes))
+        for name in rng.sample(sorted(obj), rng.randint(1, 2)):
+            if rng.random() < 0.2:
+                del obj[name]
+            else:
+                obj[name] = rng.choice(values)
+        path.write_text(json.dumps(obj) + "\n")
+        try:
+            for doc in read_documents(str(path)):
+                doc.load()
+        except ScorerError as err:
+            assert err.where == [(str(path), 1)], err
+            errors += 1
+    assert errors > 200
