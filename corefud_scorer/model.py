@@ -200,6 +200,15 @@ class SourceDocument:
     def tokens(self) -> int:
         return sum(len(s.word_lines) for s in self.sentences)
 
+    def identity(self):
+        """What pairs the document with its counterpart in the other file."""
+        return self.newdoc
+
+    def regroup(self, lengths: list[int]) -> bool:
+        """Take these sentence lengths, where the file keeps no sentences
+        and the words add up; whether it did (most formats never do)."""
+        return False
+
     def drop_forms(self) -> None:
         """Forget the word forms once checked: workers do not need them."""
         for sentence in self.sentences:

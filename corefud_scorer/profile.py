@@ -52,6 +52,9 @@ class FormatProfile:
     text: str = SCORER_12_TEXT
     repeated_spans: str = "1.2"
     why_not: dict = field(default_factory=dict)  # mode or feature -> why the format cannot honour it
+    # Formats whose files a file of this one is scored against (documents
+    # read alike, scored by the same rules): key and response may mix them.
+    pairs_with: tuple[str, ...] = ()
 
     def supports(self, feature: str) -> bool:
         return feature in self.features

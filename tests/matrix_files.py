@@ -1,10 +1,10 @@
-"""Generated annotations for the matrix test, written in the three formats.
+"""Generated annotations for the matrix test, written in the formats.
 
 One model (documents of sentences of slots, a slot being a word or an empty
-node) is written as CorefUD CoNLL-U, as Universal Anaphora and as
-CoNLL-2012, so that one annotation can be scored in every format and the
-figures compared. What a format cannot hold is left out of it: CoNLL-2012
-gets neither zeros nor discontinuous mentions, split antecedents, bridging,
+node) is written as CorefUD CoNLL-U, as Universal Anaphora, as
+CoNLL-2012 and as jsonlines, so that one annotation can be scored in every
+format and the figures compared. What a format cannot hold is left out of
+it: CoNLL-2012 and jsonlines get neither zeros nor discontinuous mentions, split antecedents, bridging,
 non-referring markables or discourse deixis; CorefUD gets no non-referring
 markables nor discourse deixis.
 
@@ -526,8 +526,29 @@ def write_conll(docs: list, path) -> None:
         handle.write("\n".join(lines) + "\n")
 
 
-WRITERS = {"corefud": write_corefud, "ua": write_ua, "conll": write_conll}
-SUFFIX = {"corefud": ".conllu", "ua": ".ua.conllu", "conll": ".conll"}
+def write_jsonlines(docs: list, path) -> None:
+    """What CoNLL-2012 holds, as e2e-coref's jsonlines: tokens by sentence,
+    clusters of inclusive document offsets."""
+    import json
+
+    lines = []
+    for doc in docs:
+        clusters: dict = {}
+        for m in doc.coref():
+            if len(m.parts) == 1 and not doc.is_zero(m):
+                (a, z), = m.parts
+                span = [_word_number(doc, m.sent, a) - 1, _word_number(doc, m.sent, z) - 1]
+                clusters.setdefault(m.entity, []).append(span)
+        sentences = [[sentence.forms[slot] for slot in sentence.slots if slot[0] == "w"]
+                     for sentence in doc.sentences]
+        lines.append(json.dumps({"doc_key": f"{doc.doc_id}_0", "sentences": sentences,
+                                 "clusters": list(clusters.values())}))
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+
+
+WRITERS = {"corefud": write_corefud, "ua": write_ua, "conll": write_conll, "jsonlines": write_jsonlines}
+SUFFIX = {"corefud": ".conllu", "ua": ".ua.conllu", "conll": ".conll", "jsonlines": ".jsonl"}
 
 
 def write_pair(directory, fmt: str, kind: str, seed: int = 1):

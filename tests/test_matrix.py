@@ -577,13 +577,13 @@ def _figures(block: dict, prefix: str = "") -> dict:
 @pytest.mark.parametrize("response", ["perfect", "realistic"])
 def test_same_annotation_same_figures(tmp_path, response, sync):
     """One annotation (contiguous word mentions, singletons kept, each span in
-    one entity) written as CorefUD, UA and CoNLL-2012 gives the same figure
-    for every measure all three compute."""
+    one entity) written as CorefUD, UA, CoNLL-2012 and jsonlines gives the
+    same figure for every measure they all compute."""
     seeds = range(1, 7) if LONG else range(1, 3)
     problems = []
     for seed in seeds:
         outputs = {}
-        for fmt in FORMATS:
+        for fmt in (*FORMATS, "jsonlines"):
             key, copy, system = matrix_files.write_pair(tmp_path, fmt, "plain", seed=seed)
             flags = ["-a", "exact", "-s", "-m", "every", "--per-doc"] + (["--sync", sync] if sync else [])
             check, data = check_run(f"{fmt} plain seed {seed} {response}", fmt, flags,

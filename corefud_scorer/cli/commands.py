@@ -9,14 +9,15 @@ from ..interrupts import report as report_interrupt
 from .analysis import errors_main
 from .bench import bench_main
 from .codalab import codalab_main
+from .convert import convert_main
 from .flags import PROG
 from .pair import pair_main
 
-COMMANDS = {"bench": bench_main, "errors": errors_main, "codalab": codalab_main}
+COMMANDS = {"bench": bench_main, "errors": errors_main, "codalab": codalab_main, "convert": convert_main}
 
 
 def run(argv: list[str], stdout, stderr) -> int:
-    """``corefud-scorer bench ...``, ``errors ...``, ``codalab ...`` or ``KEY SYS ...``."""
+    """``corefud-scorer bench ...``, ``errors ...``, ``codalab ...``, ``convert ...`` or ``KEY SYS ...``."""
     if argv and argv[0] in COMMANDS:
         return guarded(COMMANDS[argv[0]], argv[1:], stdout, stderr)
     return guarded(pair_main, argv, stdout, stderr)

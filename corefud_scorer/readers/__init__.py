@@ -22,7 +22,7 @@ from ..profile import FormatProfile
 
 # Name -> module; the first format whose sniff() accepts a file is detected.
 # The default format is listed last: it is what a file nobody claims is read as.
-_MODULES = {"ua": "ua", "conll": "conll2012", "corefud": "corefud"}
+_MODULES = {"ua": "ua", "conll": "conll2012", "jsonlines": "jsonlines", "corefud": "corefud"}
 DEFAULT_FORMAT = "corefud"
 
 
@@ -63,24 +63,28 @@ def detect_format(path: str) -> str:
 
 
 def resolve_format(fmt: str | None, key_path: str, response_path: str) -> str:
-    """The format both files are read in: the one asked for, or the one
-    detected, which must be the same for key and response."""
+    """The format the files are scored in: the one asked for, or the one
+    detected, which must be the same for key and response or one the key's
+    format pairs with (then the key's)."""
     if fmt:
         return fmt
     key_format, response_format = detect_format(key_path), detect_format(response_path)
-    if key_format != response_format:
+    if key_format != response_format and response_format not in profile(key_format).pairs_with:
         raise ScorerError(f"the key is in the {key_format} format but the response in the "
                           f"{response_format} format", (key_path, None), (response_path, None))
     return key_format
 
 
 def read_documents(path: str, side: str, fmt: str, words: bool = False,
-                   parses: bool = False) -> Iterator[SourceDocument]:
+                   parses: bool = False, deps: bool = False) -> Iterator[SourceDocument]:
     """``words``: the loaded documents carry their words (``Document.text``),
     for error analysis; ``parses``: the CoNLL-2012 documents carry their
-    parse bits, for NP-only. Each is asked only of a reader that can give
-    it (one that takes the argument), and only when wanted."""
-    module = reader(fmt)
-    wanted = {name: True for name, on in (("words", words), ("parses", parses))
+    parse bits, for NP-only; ``deps``: a UA zero keeps its DEPS, for
+    conversion. Each is asked only of a reader that can give
+    it (one that takes the argument), and only when wanted. A file detected
+    in a format ``fmt`` pairs with is read in its own format."""
+    detected = detect_format(path)
+    module = reader(detected if detected in profile(fmt).pairs_with else fmt)
+    wanted = {name: True for name, on in (("words", words), ("parses", parses), ("deps", deps))
               if on and name in inspect.signature(module.read_documents).parameters}
     return module.read_documents(path, side, **wanted)

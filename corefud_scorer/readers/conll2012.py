@@ -41,6 +41,7 @@ PROFILE = FormatProfile(
     matching_modes=("exact",),
     features=frozenset({"np_only", "remove_nested"}),
     repeated_spans="v8.01",
+    pairs_with=("jsonlines",),
     why_not={"head": NO_HEADS, "partial": NO_HEADS,
              "partial-craft": "needs minimum spans, and the CoNLL-2012 format has none; use -a exact",
              "keep_zeros": "the CoNLL-2012 format has no zero mentions",
@@ -54,6 +55,7 @@ PROFILE = FormatProfile(
 )
 
 RE_BEGIN = re.compile(r"^#\s*begin document (.*)$")
+RE_NAME_PART = re.compile(r"^\((.*)\)(?:;\s*part\s+(\d+))?\s*$")
 RE_END = re.compile(r"#\s*end document")
 RE_DOUBLE_ANTECEDENT = re.compile(r"\((\d+\+\d)\)")
 RE_SINGLE = re.compile(r"\((\d+)\)")
@@ -61,6 +63,65 @@ RE_OPEN = re.compile(r"\((\d+)")
 RE_CLOSE = re.compile(r"(\d+)\)")
 # The usual value: brackets joined by '|', read part by part.
 RE_SIMPLE = re.compile(r"(?:\(\d+\)?|\d+\))(?:\|(?:\(\d+\)?|\d+\)))*")
+
+
+def conll_identity(name: str):
+    """A document's name ``(NAME); part PART`` as ``(NAME, PART)``, the part
+    an integer (``(NAME)`` alone is part 0): what pairs it with a document
+    of another format."""
+    m = RE_NAME_PART.match(name)
+    if m:
+        return m.group(1), int(m.group(2) or 0)
+    return name, 0
+
+
+def _column_orders(entities):
+    """Each mention as ``(entity, mention)`` indices in its group of the
+    coreference column at a token: one-token mentions, openings (the longer
+    first, so that a mention of an entity inside another of the same
+    entity closes first), closings (the later start first)."""
+    singles, opens, closes = {}, {}, {}
+    for e, spans in enumerate(entities):
+        for m, (start, end) in enumerate(spans):
+            if start == end:
+                singles.setdefault(start, []).append(((e, m), (e, m)))
+            else:
+                opens.setdefault(start, []).append(((-end, e, m), (e, m)))
+                closes.setdefault(end, []).append(((-start, e, m), (e, m)))
+    return [{t: [em for _, em in sorted(group)] for t, group in table.items()}
+            for table in (singles, opens, closes)]
+
+
+def coreference_column(tokens: int, entities) -> list[str]:
+    """The last column of a document's token lines for its entities, given
+    as ``(id, [(first token, last token), ...])`` pairs."""
+    singles, opens, closes = _column_orders([spans for _, spans in entities])
+    column = []
+    for t in range(tokens):
+        parts = [f"({entities[e][0]})" for e, _ in singles.get(t, ())]
+        parts += [f"({entities[e][0]}" for e, _ in opens.get(t, ())]
+        parts += [f"{entities[e][0]})" for e, _ in closes.get(t, ())]
+        column.append("|".join(parts) or "-")
+    return column
+
+
+def conll_order(entities) -> tuple[list[list[tuple[int, int]]], list[int]]:
+    """The entities (lists of (first, last) token spans) in the order this
+    reader gives the same mentions written as :func:`coreference_column`
+    writes them (entities by their id's first bracket, mentions as they
+    are completed), and the entities' indices in that order."""
+    singles, opens, closes = _column_orders(entities)
+    first, done = {}, {}
+    for t in sorted(set(singles) | set(opens) | set(closes)):
+        for phase, group in ((0, singles.get(t, ())), (1, opens.get(t, ()))):
+            for rank, (e, _) in enumerate(group):
+                first.setdefault(e, (t, phase, rank))
+        for phase, group in ((0, singles.get(t, ())), (1, closes.get(t, ()))):
+            for rank, (e, m) in enumerate(group):
+                done[(e, m)] = (t, phase, rank)
+    order = sorted(first, key=first.__getitem__)
+    return [[entities[e][m] for m in sorted(range(len(entities[e])), key=lambda m: done[(e, m)])]
+            for e in order], order
 
 
 def sniff(head: str) -> bool:
@@ -90,6 +151,9 @@ class ConllDocument(SourceDocument):
     @property
     def first_line(self) -> int:
         return self.begin_line
+
+    def identity(self):
+        return conll_identity(self.newdoc)
 
     @property
     def sentence_lengths(self) -> list[int]:

@@ -86,13 +86,17 @@ class UADocument(SourceDocument):
 
     token_sentences: list[list[Token]] = field(default_factory=list)
     empty_nodes: list[EmptyNode] = field(default_factory=list)
+    # With deps asked for (conversion): a zero carries its DEPS as CorefUD's do.
+    deps: bool = False
 
     def load(self) -> Document:
         return _Builder(self).build()
 
 
-def read_documents(path: str, side: str = "key") -> Iterator[UADocument]:
-    """Yield the documents of a UA file; malformed lines are ``FILE:LINE`` errors."""
+def read_documents(path: str, side: str = "key", deps: bool = False) -> Iterator[UADocument]:
+    """Yield the documents of a UA file; malformed lines are ``FILE:LINE`` errors.
+    With ``deps``, a zero mention keeps its empty node's enhanced
+    dependencies (what converting to CorefUD writes; scoring reads none)."""
     content = read_text(path, "UA")
     columns: list[str] | None = None
     places: _Places | None = None
@@ -122,7 +126,7 @@ def read_documents(path: str, side: str = "key") -> Iterator[UADocument]:
             finished = doc
             count += 1
             doc_id = newdoc if isinstance(newdoc, str) else (count if newdoc else None)
-            doc = UADocument(path, count - 1, doc_id, newdoc, entity_scope="document")
+            doc = UADocument(path, count - 1, doc_id, newdoc, entity_scope="document", deps=deps)
         if sentence_empty:
             index = len(doc.sentences)
             doc.empty_nodes.extend(EmptyNode(index, *node) for node in sentence_empty)
@@ -248,6 +252,7 @@ class _Builder:
         self.word_positions: list[int] = []
         self.zero_positions: dict[int, int] = {}  # line -> position of an empty node
         self.places: list[tuple[Token, int, int | None]] = []  # token, position, word index
+        self.deps_at = {t.line: t.deps for tokens in doc.token_sentences for t in tokens if t.is_empty}
         for s, tokens in enumerate(doc.token_sentences):
             k = 0
             z = 0
@@ -334,7 +339,8 @@ class _Builder:
     def mention(self, markable: _Markable) -> Mention:
         if markable.is_zero:
             position = markable.spans[0][0]
-            return Mention((position,), position, True, (), markable.line, (), None)
+            deps = _deps(self.deps_at.get(markable.line, "_")) if self.doc.deps else ()
+            return Mention((position,), position, True, deps, markable.line, (), None)
         words = set()
         parts = []
         for start, end in markable.spans:
@@ -432,6 +438,18 @@ class _Builder:
                 links.append(Bridging(mentions[anaphor], identity[anchor].entity, mentions[anchor],
                                       relation))
         return links
+
+
+def _deps(cell: str) -> tuple[tuple[int, str], ...]:
+    """A DEPS cell as (parent position in the sentence, relation) pairs."""
+    out = []
+    for item in cell.split("|") if cell != "_" else ():
+        parent, _, relation = item.partition(":")
+        try:
+            out.append((round(float(parent) * ORD_SCALE), relation))
+        except ValueError:
+            continue
+    return tuple(out)
 
 
 def _kind(attributes: dict) -> str | None:

@@ -1,0 +1,23 @@
+"""Write jsonlines files in the word style (wl-coref's): one JSON object a
+document, ``document_id``, ``cased_words``, ``sent_id`` (a sentence number
+per word) and ``span_clusters`` (``[start, end)`` word offsets)."""
+
+from __future__ import annotations
+
+import json
+
+from . import TextDocument, plain_name, token_spans
+
+FORMAT = "jsonlines"
+SUFFIXES = (".jsonl", ".jsonlines")
+
+
+def write(documents, handle, lost) -> None:
+    for index, doc in enumerate(documents):
+        doc: TextDocument
+        spans = token_spans(doc, lost)
+        line = {"document_id": plain_name(doc.name, index),
+                "cased_words": [form for forms in doc.forms for form in forms],
+                "sent_id": [s for s, forms in enumerate(doc.forms) for _ in forms],
+                "span_clusters": [[[a, b + 1] for a, b in entity] for entity in spans]}
+        handle.write(json.dumps(line, ensure_ascii=False) + "\n")
