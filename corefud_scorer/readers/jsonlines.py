@@ -50,6 +50,7 @@ PROFILE = replace(
              "shared_task": "the CRAC presets are for CorefUD files, not jsonlines",
              "bridging": "jsonlines files have no bridging",
              "non-referring": "jsonlines files have no non-referring markables",
+             "empty-nodes": "jsonlines files have no empty nodes",
              "np_only": "needs the key's parse bits: give the key as CoNLL-2012"},
 )
 
