@@ -192,6 +192,34 @@ def test_every_bad_input_gives_the_clis_error(client, tmp_path, monkeypatch, nam
     assert body["files"], "the page needs to know which file is bad"
 
 
+def test_a_warning_names_the_upload_where_the_cli_names_the_file(client, tmp_path, monkeypatch):
+    # CoNLL-2012 word forms that differ are scored with a warning quoting the place.
+    folder = tmp_path / "conll"
+    folder.mkdir()
+    (folder / "key.conll").write_bytes((SEED / "pradhan2014.key.conll").read_bytes())
+    changed = (SEED / "pradhan2014.response.conll").read_text().replace("\t2\tc\t", "\t2\tC\t", 1)
+    (folder / "changed.conll").write_text(changed)
+    answer = post(client, folder / "key.conll", [folder / "changed.conll"])
+    run = cli_in(folder, monkeypatch, "key.conll", "changed.conll", "--output", "json")
+    assert answer.status_code == 200 and answer.text == run.out
+    (warning,) = answer.json()["warnings"]
+    assert "changed.conll:4 'C' where the key has 'c'" in warning, warning
+    assert str(tmp_path) not in answer.text
+
+
+def test_standard_input_is_named_in_warnings_too(tmp_path, monkeypatch):
+    import io
+
+    from corefud_scorer import Options, score
+
+    changed = (SEED / "pradhan2014.response.conll").read_text().replace("\t2\tc\t", "\t2\tC\t", 1)
+    stream = io.BytesIO(changed.encode())
+    stream.name = "<stdin>"
+    result = score(str(SEED / "pradhan2014.key.conll"), stream, Options(format="conll"))
+    (warning,) = result.warnings
+    assert "<stdin>:4 'C' where the key has 'c'" in warning, warning
+
+
 def test_not_utf8(client, tmp_path):
     bad = tmp_path / "latin.conllu"
     bad.write_bytes((EXAMPLE / "response.conllu").read_text().replace("walked", "w\u00e1lked").encode("latin-1"))
