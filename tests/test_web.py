@@ -3,7 +3,6 @@ limits hold, and it keeps nothing."""
 
 from __future__ import annotations
 
-import argparse
 import http.client
 import json
 import re
@@ -35,19 +34,25 @@ ANAPHORA = FIXTURES / "anaphora"
 PREFIX = "corefud-scorer: error: "
 
 
-@pytest.fixture
-def uploads(tmp_path):
-    folder = tmp_path / "uploads"
-    folder.mkdir()
-    return folder
-
-
-@pytest.fixture
-def client(uploads):
-    app = create_app(max_upload_mb=1, tmp_dir=str(uploads), workers=1)
+@pytest.fixture(scope="module")
+def service(tmp_path_factory):
+    """One app and its worker for the module: a worker's start costs more
+    than most calls."""
+    folder = tmp_path_factory.mktemp("uploads")
+    app = create_app(max_upload_mb=1, tmp_dir=str(folder), workers=1)
     with TestClient(app) as test_client:
-        yield test_client
-    assert list(uploads.iterdir()) == [], "an upload was left behind"
+        yield test_client, folder
+
+
+@pytest.fixture
+def uploads(service):
+    return service[1]
+
+
+@pytest.fixture
+def client(service):
+    yield service[0]
+    assert list(service[1].iterdir()) == [], "an upload was left behind"
 
 
 def post(client, key, responses, **fields):
