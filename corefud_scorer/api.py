@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 
 from .errors import ScorerError
-from .inputs import local_files
+from .inputs import local_files, named_in
 from .model import Document, LoadedDocument
 from .readers import read_documents, resolve_format
 from .results import ALL_METRICS, CONLL_PARTS, METRIC_NAMES, DocumentResult, MetricScore, Options, Result
@@ -22,10 +22,13 @@ __all__ = ["ALL_METRICS", "CONLL_PARTS", "METRIC_NAMES", "DocumentResult", "Metr
            "Result", "score", "score_many", "score_systems", "score_systems_settings", "score_text", "score_documents"]
 
 
-def _result(scored: Scored, options: Options, settings: dict) -> Result:
+def _result(scored: Scored, options: Options, settings: dict, files=()) -> Result:
+    """``files``: the ``(name, path)`` of the sources, whose names the
+    warnings use where they quote a place in a spooled or named file."""
     metrics, conll = summarize(scored.documents, options.metric_list)
     synchronisation, markables = summarize_synchronised(scored.documents, options)
-    return Result(metrics, conll, scored.documents, scored.warnings, settings, scored.counts,
+    warnings = [named_in(line, files) for line in scored.warnings]
+    return Result(metrics, conll, scored.documents, warnings, settings, scored.counts,
                   synchronisation, markables)
 
 
@@ -60,7 +63,7 @@ def score_many(pairs: list[tuple], options: Options | None = None, jobs: int = 1
             settings.append({**option_settings(options, fmt),
                              **file_settings(key_name, key_path, response_name, response_path)})
         scored = score_streams(streams, options, jobs, progress)
-    return [_result(s, options, settings_) for s, settings_ in zip(scored, settings)]
+    return [_result(s, options, settings_, files) for s, settings_ in zip(scored, settings)]
 
 
 def score_systems(groups: list[tuple], options: Options | None = None, jobs: int = 1,
@@ -109,7 +112,7 @@ def score_systems_settings(groups: list[tuple], settings: list[Options], jobs: i
             file_names.append([{"key_file": key_name, "response_file": name, "key_sha256": key_sha256,
                                 "response_sha256": file_digest(path)} for name, path in named])
         scored = score_keyed_streams_settings(streams, settings, jobs, progress)
-    return [[[_result(s, options, {**option_settings(options, options.format), **names})
+    return [[[_result(s, options, {**option_settings(options, options.format), **names}, files)
               for s, names in zip(group, group_names)]
              for group, group_names in zip(per_setting, file_names)]
             for options, per_setting in zip(settings, scored)]

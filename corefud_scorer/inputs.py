@@ -1,6 +1,7 @@
-"""Where the bytes to score come from: a path, standard input (``-``) or a
-file-like object, each turned into a local file that readers can open, and
-named in messages as the caller named it."""
+"""Where the bytes to score come from: a path, standard input (``-``), a
+file-like object or a local file with a name of its own (:class:`NamedFile`),
+each turned into a local file that readers can open, and named in messages as
+the caller named it."""
 
 from __future__ import annotations
 
@@ -8,13 +9,24 @@ import contextlib
 import os
 import sys
 import tempfile
+from dataclasses import dataclass
 
 from .errors import ScorerError
 
 STDIN = "-"
 
 
+@dataclass(frozen=True)
+class NamedFile:
+    """A local file read where it is, named ``name`` in messages, warnings
+    and settings (an upload kept under a name the server chose)."""
+    path: str
+    name: str
+
+
 def display_name(source) -> str:
+    if isinstance(source, NamedFile):
+        return source.name
     if isinstance(source, (str, os.PathLike)):
         return "<stdin>" if str(source) == STDIN else str(source)
     return str(getattr(source, "name", None) or "<stream>")
@@ -33,6 +45,10 @@ def local_files(*sources):
         files = []
         for source in sources:
             name = display_name(source)
+            if isinstance(source, NamedFile):
+                files.append((name, source.path))
+                renames[source.path] = name
+                continue
             if isinstance(source, (str, os.PathLike)) and str(source) != STDIN:
                 files.append((name, os.fspath(source)))
                 continue
@@ -55,3 +71,13 @@ def local_files(*sources):
         for path in spooled:
             with contextlib.suppress(OSError):
                 os.unlink(path)
+
+
+def named_in(text: str, files: list[tuple[str, str]]) -> str:
+    """``text`` (a warning, which may quote a place) with each local file
+    that has a name of its own called by that name; longest paths first, so
+    that ``response-1`` never eats the start of ``response-10``."""
+    for name, path in sorted(files, key=lambda f: len(f[1]), reverse=True):
+        if name != path and path in text:
+            text = text.replace(path, name)
+    return text

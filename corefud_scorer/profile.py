@@ -59,6 +59,9 @@ class FormatProfile:
     def supports(self, feature: str) -> bool:
         return feature in self.features
 
+    def reason(self, what: str) -> str:
+        """Why the format cannot honour ``what`` (a mode, feature or measure)."""
+        return self.why_not.get(what, f"not supported for {self.title} files")
+
     def refuse(self, what: str, flag: str) -> ScorerError:
-        reason = self.why_not.get(what, f"not supported for {self.title} files")
-        return ScorerError(f"{flag}: {reason}")
+        return ScorerError(f"{flag}: {self.reason(what)}")

@@ -14,7 +14,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "corefud_scorer"
 # The modules of metrics (v8.01's reading and split antecedents included) and
 # the renderers: where a measure's own name may decide what is done.
 METRIC_MODULES = {"metrics", "measures", "plural", "chains", "conll", "registry"}
-RENDERERS = {"report", "report_v8", "errors_report", "comparison", "plot", "leaderboard_report", "codalab_report"}
+RENDERERS = {"report", "report_json", "report_v8", "errors_report", "comparison", "plot", "leaderboard_report",
+             "codalab_report"}
 # Import cycles still to be broken: none is left, and a new one fails.
 KNOWN_CYCLES: list[set] = []
 
@@ -170,3 +171,17 @@ def test_the_library_reaches_no_renderer():
 
 def test_the_reach_finder_follows_chains():
     assert _reach({"a": {"b"}, "b": {"c"}, "c": set()}, "a") == {"b", "c"}
+
+
+def test_the_web_service_calls_the_library_not_the_command_line():
+    graph = _graph()
+    web = [module for module in graph if module.split(".")[0] == "web"]
+    assert web, "the web package is where it was"
+    found = {module: sorted(target for target in graph[module] if target.split(".")[0] == "cli") for module in web}
+    for module, _, tree in modules():
+        if module in web:
+            for node in ast.walk(tree):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+                found[module] += [n for n in names if n.startswith("corefud_scorer.cli")]
+    assert not any(found.values()), f"the web service imports the command line: {found}"

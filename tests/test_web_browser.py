@@ -30,6 +30,8 @@ else:
         pytest.skip("no chromium on this machine (apt-get install chromium)", allow_module_level=True)
 
 EXAMPLE = FIXTURES / "example"
+SEED = FIXTURES / "seed"
+ANAPHORA = FIXTURES / "anaphora"
 # Chromium's own calls home are refused on these machines; keep it quiet.
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
@@ -63,6 +65,12 @@ def test_score_the_example_then_a_broken_file(server, browser, tmp_path):
     page.on("request", lambda request: requested.append(request.url))
     page.goto(server["url"])
     assert "only this machine can reach it" in page.locator("#where").inner_text()
+    # The seed has a default; the resampling counts are off unless given.
+    assert page.get_attribute("#opt-seed", "placeholder") == "default: 12345"
+    assert page.get_attribute("#opt-confidence", "placeholder") == "off (true: 1000)"
+    assert page.request.get(server["url"] + "favicon.ico").status == 200
+    # The basic settings are in sight, the rest folded.
+    assert page.locator("#opt-match").is_visible() and not page.locator("#opt-sync").is_visible()
     page.set_input_files("#key", str(EXAMPLE / "key.conllu"))
     page.set_input_files("#responses", str(EXAMPLE / "response.conllu"))
     page.check("#opt-keep_singletons")
@@ -107,6 +115,7 @@ def test_score_the_example_then_a_broken_file(server, browser, tmp_path):
         # Several systems side by side, with the paired bootstrap against the first.
         page.set_input_files("#key", str(EXAMPLE / "key.conllu"))
         page.set_input_files("#responses", [str(EXAMPLE / "response.conllu"), str(EXAMPLE / "key.conllu")])
+        page.click("details[data-section=systems] summary")
         page.fill("#opt-paired_bs", "200")
         page.fill("#opt-confidence", "200")
         page.click("#score")
@@ -127,3 +136,37 @@ def test_score_the_example_then_a_broken_file(server, browser, tmp_path):
     assert requested and all(url.startswith(server["url"]) or url.startswith("blob:") for url in requested), requested
     page.close()
     assert leftovers(server["temp"]) == []
+
+
+def test_options_follow_the_files_format(server, browser):
+    """A CoNLL-2012 key greys out what its profile refuses, with the reason;
+    UA files take split antecedents, which set singletons as the command
+    line does, and score as it scores them."""
+    page = browser.new_page(viewport={"width": 1150, "height": 900})
+    page.goto(server["url"])
+    page.set_input_files("#key", str(SEED / "pradhan2014.key.conll"))
+    page.wait_for_function("document.querySelector('#format-note').textContent.includes('CoNLL-2012')")
+    page.click("details[data-section=mentions] summary")
+    split = page.locator("#opt-keep_split_antecedents")
+    assert split.is_disabled()
+    note = page.locator(".option[data-field=keep_split_antecedents] .why").inner_text()
+    assert note == "CoNLL-2012 files: the CoNLL-2012 format has no split antecedents"
+    match_note = page.locator(".option[data-field=match] .why").inner_text()
+    assert match_note.startswith("partial, partial-corefud, head: not for CoNLL-2012 files: needs mention heads")
+    assert page.locator("#opt-match option[value=head]").evaluate("o => o.disabled")
+    assert page.locator("#opt-np_only").is_enabled()
+    assert page.locator("#opt-shared_task").is_disabled()
+
+    page.set_input_files("#key", str(ANAPHORA / "station.key.ua.conllu"))
+    page.wait_for_function("document.querySelector('#format-note').textContent.includes('Universal Anaphora')")
+    page.set_input_files("#responses", str(ANAPHORA / "station.response.ua.conllu"))
+    assert split.is_enabled() and page.locator("#opt-np_only").is_disabled()
+    split.check()
+    assert page.locator("#opt-keep_singletons").is_checked()
+    page.click("#score")
+    page.wait_for_selector("#results:not([hidden])")
+    expected = run_cli(ANAPHORA / "station.key.ua.conllu", ANAPHORA / "station.response.ua.conllu", "-l", "-s",
+                       "--output", "json").json
+    shown = page.locator("#score-table tr[data-metric=muc] td.f1").inner_text()
+    assert shown == f"{100 * expected['metrics']['muc']['f1']:.2f}" == "85.71"
+    page.close()

@@ -35,8 +35,8 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     if argv and argv[0] == "serve":
-        # The web service, imported only here: it runs the scoring commands
-        # (:func:`.commands.run`), not this dispatcher.
+        # The web service, imported only here: it calls the library, never
+        # the command line.
         from ..web.server import serve_main
 
         return guarded(serve_main, argv[1:], stdout, stderr)

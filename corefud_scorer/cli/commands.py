@@ -1,6 +1,5 @@
 """The scoring commands by their first word, each refusing bad input in
-one line: what ``corefud-scorer`` runs, and what the web service runs for
-a request."""
+one line: what ``corefud-scorer`` runs."""
 
 from __future__ import annotations
 

@@ -11,9 +11,10 @@ from ..parallel import available_cores
 from ..presets import PRESETS
 from ..readers import formats
 from ..comparison import Resampling
-from ..profile import OPTIONAL_FEATURES
-from ..results import ALL_METRICS, CONLL_PARTS, CONLL_SCORE, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options, format_profile
-from ..significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, not_resampled
+from ..option_fields import OptionConflict, check_compared, check_tests, resolve
+from ..report_json import as_scored, signature_of, systems_json  # noqa: F401  (the commands' names)
+from ..results import ALL_METRICS, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options
+from ..significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL
 
 PROG = "corefud-scorer"
 INTERRUPTED = 130
@@ -189,9 +190,10 @@ def resampling_from(args: argparse.Namespace, parser: argparse.ArgumentParser, s
     """What to resample; a test needs two systems, and the one-figure and
     CSV outputs have no room for intervals."""
     resampling = Resampling(args.confidence, args.paired_bs, args.paired_ar, args.seed)
-    if resampling.test and systems < 2:
-        flag = "--paired-bs" if resampling.test == "bs" else "--paired-ar"
-        parser.error(f"{flag} compares systems: give at least two responses (the first is the baseline)")
+    try:
+        check_tests(args.paired_bs, args.paired_ar, systems)
+    except OptionConflict as err:
+        parser.error(str(err))
     if args.score_only and args.output != "text":
         parser.error(f"-b/--score-only prints text, not --output {args.output}")
     if args.output == "csv" and resampling.asked:
@@ -200,17 +202,12 @@ def resampling_from(args: argparse.Namespace, parser: argparse.ArgumentParser, s
 
 
 def measures_alone(parser: argparse.ArgumentParser, options: Options, compared: bool) -> None:
-    """Several systems, intervals and tests resample statistics that add
-    across documents (:func:`.significance.not_resampled` says which are
-    refused), for one synchronisation, not --sync all."""
-    if not compared:
-        return
-    unsupported = not_resampled(options.metric_list)
-    if unsupported:
-        parser.error(f"{', '.join(unsupported)}: not with several systems, --confidence or the tests "
-                     "(agreement coefficients are one number, not recall and precision)")
-    if options.sync == "all":
-        parser.error("--sync all: not with several systems, --confidence or the tests; give one synchronisation")
+    """What several systems, intervals and tests can resample
+    (:func:`.option_fields.check_compared`), as a usage error."""
+    try:
+        check_compared(options, compared)
+    except OptionConflict as err:
+        parser.error(str(err))
 
 
 def _format_of(args: argparse.Namespace) -> str:
@@ -227,79 +224,21 @@ def _format_of(args: argparse.Namespace) -> str:
     return detect_format(key)
 
 
-def as_scored(options: Options, results) -> Options:
-    """The options with the format the files were scored in (what ``all``
-    and the defaults meant there), for what the command line prints about
-    them: the text, the signature, the figures compared."""
-    fmt = next((r.settings.get("format") for r in results if r.settings.get("format") in formats()), None)
-    return options.for_format(fmt) if fmt else options
-
-
 def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
                  stderr=None) -> Options:
-    """Options from flags and a preset; what a flag leaves unset takes the
-    defaults of the files' format (its reader's profile). A flag that
-    contradicts the preset or another flag is a usage error; one that the
-    format cannot honour is refused by the options' own check, before any
-    file is read."""
-    fmt = _format_of(args)
-    profile = format_profile(fmt)
-    if args.shared_task and not profile.supports("shared_task"):
-        raise profile.refuse("shared_task", OPTIONAL_FEATURES["shared_task"])
-    if args.match == "partial-corefud":
-        args.match = "partial"
-    keep_split = args.keep_split_antecedents
-    implied = []  # flags that set -s and -l, said once the options are known to be right
-    for flag, on in (("--evaluate-discourse-deixis", args.evaluate_discourse_deixis),
-                     ("--only-split-antecedent", args.only_split_antecedent)):
-        if on and not (keep_split and args.keep_singletons):
-            implied.append(flag)
-            keep_split = args.keep_singletons = True
-    if keep_split and not args.keep_singletons:
-        parser.error("-l/--keep-split-antecedents needs -s/--keep-singletons "
-                     "(an antecedent of a plural may be a singleton)")
-    if args.metrics and CONLL_SCORE in args.metrics:
-        # Expanded here, so that a preset's metrics compare with the parts.
-        args.metrics = [m for name in args.metrics for m in (CONLL_PARTS if name == CONLL_SCORE else (name,))]
-    if args.form_check and args.no_form_check:
-        parser.error("--form-check contradicts --no-form-check")
-    if args.exact_match and args.match not in (None, "exact"):
-        parser.error(f"-x/--exact-match contradicts -a {args.match}")
-    match = "exact" if args.exact_match else args.match
-    given = {"match": match, "keep_singletons": args.keep_singletons,
-             "zero_match": args.zero_match_method, "metrics": args.metrics, "sync": args.sync}
-    if args.shared_task:
-        preset = Options.preset(args.shared_task)
-        wanted = {"match": preset.match, "keep_singletons": preset.keep_singletons,
-                  "zero_match": preset.zero_match, "metrics": list(preset.metrics), "sync": None}
-        for name, value in given.items():
-            if value is not None and value != wanted[name]:
-                parser.error(f"--shared-task {args.shared_task} sets {name} to {wanted[name]!r}; "
-                             f"the flags ask for {value!r}")
-        given = wanted
-    options = Options(
-        metrics=tuple(given["metrics"]) if given["metrics"] else None,
-        keep_singletons=bool(given["keep_singletons"]),
-        match=given["match"],
-        zero_match=given["zero_match"],
-        format=args.format,
-        # Neither flag: the format's default (compared, and for CoNLL-2012 a warning).
-        check_forms=False if args.no_form_check else True if args.form_check else None,
-        sync=given["sync"],
-        keep_zeros=True if args.keep_zeros else None,
-        keep_split_antecedents=keep_split,
-        discourse_deixis=args.evaluate_discourse_deixis,
-        only_split_antecedent=args.only_split_antecedent,
-        np_only=args.np_only,
-        remove_nested=args.remove_nested_mentions,
-    )
-    # The format's own check, now, on the format the key is in.
-    options.for_format(fmt)
+    """Options from flags and a preset (:func:`.option_fields.resolve`, the
+    rule every front end follows); a contradiction is a usage error, a
+    setting the format cannot honour the options' own one-line refusal,
+    both before any file is read."""
+    try:
+        resolved = resolve(vars(args), _format_of(args))
+    except OptionConflict as err:
+        parser.error(str(err))
     if stderr is not None and not args.quiet:
-        for flag in implied:
+        for flag in resolved.implied:
             print(f"{PROG}: warning: {flag} scores split antecedents with singletons: "
                   "-s and -l are set", file=stderr)
-    return options
+    return resolved.options
 
 
 class Progress:
@@ -352,34 +291,12 @@ def report_warnings(results, args, stderr):
                       f"{kind.replace('_', ' ')}: {count}", file=stderr)
 
 
-def signature_of(options: Options, fmt, resampling: Resampling) -> str:
-    from ..settings import signature
-
-    return signature(options, fmt, resampling.test, resampling.samples, resampling.confidence,
-                     resampling.level, resampling.seed)
-
-
 def distinct(parser, names: list[str]) -> None:
     seen = set()
     for name in names:
         if name in seen:
             parser.error(f"{name} is given twice: each system once")
         seen.add(name)
-
-
-def systems_json(entries: list[dict], signature: str, systems) -> dict:
-    """The JSON of one system (its entry and the signature) or of several
-    (each entry by name, and the tests against the first)."""
-    if len(entries) == 1:
-        data = {**entries[0], "signature": signature}
-        del data["name"]
-        return data
-    data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries}
-    if systems is not None and systems.tests is not None:
-        from ..comparison import tests_json
-
-        data["tests"] = tests_json(systems)
-    return data
 
 
 def primary_line(conll, metrics: dict, options: Options, decimals: int) -> str:

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 from .. import memory
 from ..presets import describe
-from ..report import document_rows, to_json_object
+from ..report import document_rows
+from ..report_json import render_scores
 from ..comparison import Resampling
+from ..option_fields import OptionConflict, check_errors
 from ..results import Options
 
 from .analysis import analyse
 from .flags import (Progress, as_scored, build_parser, distinct, measures_alone, options_from, primary_line,
-                    report_warnings, resampling_from, score_pairs, signature_of, systems_json)
+                    report_warnings, resampling_from, score_pairs, signature_of)
 
 
 def pair_main(argv: list[str], stdout, stderr) -> int:
-    from ..report import render_json, render_table, render_text
+    from ..report import render_table, render_text
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -25,11 +27,11 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
         parser.error("only one of KEY and SYS can be - (standard input)")
     distinct(parser, args.sys_files)
     resampling = resampling_from(args, parser, len(args.sys_files))
-    if args.errors and (options.np_only or options.remove_nested):
-        parser.error("--errors analyses the mentions as read: not with --np-only or --remove-nested-mentions")
-    if args.errors and (len(args.sys_files) > 1 or resampling.asked or "-" in files):
-        parser.error("--errors analyses one response file (not - : it is read a second time), "
-                     "without intervals or tests")
+    if args.errors:
+        try:
+            check_errors(options, len(args.sys_files), resampling.asked, "-" in files)
+        except OptionConflict as err:
+            parser.error(str(err))
     measures_alone(parser, options, len(args.sys_files) > 1 or resampling.asked)
     # Everything imported so far is kept out of the collector's reach, so that
     # collections between documents walk only what the documents made.
@@ -41,13 +43,8 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
     options = as_scored(options, [result])
     report_warnings([result], args, stderr)
     if args.output == "json":
-        data = {**to_json_object(result, per_document=args.per_doc),
-                "signature": signature_of(options, result.settings.get("format"), resampling)}
-        if args.shared_task:
-            data["settings"]["shared_task"] = args.shared_task
-        if errors is not None:
-            data["errors"] = errors.to_json()
-        stdout.write(render_json(data))
+        stdout.write(render_scores(args.sys_files, [result], options, resampling, args.per_doc,
+                                   args.shared_task, errors))
         return 0
     if args.score_only:
         stdout.write(primary_line(result.conll, result.metrics, options, args.width))
@@ -68,8 +65,8 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
 def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr) -> int:
     """Several responses against one key, or intervals or tests asked for."""
     from ..api import score_systems
-    from ..comparison import add_intervals, compare, pair_figures, render
-    from ..report import header, render_json, render_table
+    from ..comparison import compare, pair_figures, render
+    from ..report import header, render_table
 
     pairs = [(args.key_file, name) for name in args.sys_files]
     progress = Progress(pairs, stderr, args.quiet)
@@ -79,22 +76,14 @@ def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr
     finally:
         progress.close()
     report_warnings(results, args, stderr)
-    options = as_scored(options, results)
     names = list(args.sys_files)
+    if args.output == "json":
+        stdout.write(render_scores(names, results, options, resampling, args.per_doc, args.shared_task))
+        return 0
+    options = as_scored(options, results)
     signature = signature_of(options, results[0].settings.get("format"), resampling)
     systems = compare(names, [[r.documents] for r in results], [pair_figures(r) for r in results],
                       options.metric_list, resampling, signature)
-    if args.output == "json":
-        entries = []
-        for name, result, index in zip(names, results, range(len(results))):
-            entry = to_json_object(result, per_document=args.per_doc)
-            if args.shared_task:
-                entry["settings"]["shared_task"] = args.shared_task
-            if systems.intervals:
-                add_intervals(entry["metrics"], systems.intervals[index])
-            entries.append({"name": name, **entry})
-        stdout.write(render_json(systems_json(entries, signature, systems)))
-        return 0
     if args.score_only:
         for result in results:
             stdout.write(primary_line(result.conll, result.metrics, options, args.width))

@@ -55,7 +55,11 @@ def _head(path: str, size: int = 8192) -> str:
 
 def detect_format(path: str) -> str:
     """The format of a file from its first few KB; the default when unsure."""
-    head = _head(path)
+    return sniff_format(_head(path))
+
+
+def sniff_format(head: str) -> str:
+    """The format a file's first few KB of text say; the default when unsure."""
     for fmt, module in _MODULES.items():
         if fmt != DEFAULT_FORMAT and import_module(f".{module}", __name__).sniff(head):
             return fmt

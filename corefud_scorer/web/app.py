@@ -1,9 +1,10 @@
 """The HTTP service: the page, ``POST /api/score``, ``GET /api/health``.
 
-Scoring is the command line itself: the request's fields become its flags,
-it runs in a process pool on the uploaded files, and its JSON (or its
-one-line error) is the answer, with the stored files' paths replaced by the
-names the client gave them.
+A request's fields are the command line's scoring options
+(:mod:`corefud_scorer.option_fields`); the library scores the uploaded files
+in a process pool under the names the client gave them, and the answer is
+the JSON the command line prints for the same files and options (the same
+renderer, :mod:`corefud_scorer.report_json`), or the one-line refusal.
 """
 
 from __future__ import annotations
@@ -21,11 +22,21 @@ from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
 from ..interrupts import ignore_in_worker
+from ..option_fields import CHOICES, COUNT, FIELDS, FLAG
 from ..parallel import available_cores
-from .options import OptionError, Spec, cli_spec, to_argv
+from ..readers import sniff_format
+from .options import OptionError, describe, read_form
 from .place import where
-from .runner import concerned, error_line, rename, run_cli
+from .runner import score_request
 from .upload import Disconnected, UploadError, receive_upload
+
+# The page's icon: a small SVG, so that browsers asking for /favicon.ico get one.
+FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
+           '<rect width="32" height="32" rx="6" fill="#2a5db0"/>'
+           '<circle cx="11" cy="16" r="6" fill="none" stroke="#fff" stroke-width="3"/>'
+           '<circle cx="21" cy="16" r="6" fill="none" stroke="#fff" stroke-width="3"/></svg>')
+# The first bytes of a key the page sends to learn its format.
+SNIFFED_BYTES = 8192
 
 # After this many calls a worker is replaced, whatever it may have kept.
 TASKS_PER_WORKER = 200
@@ -38,24 +49,25 @@ def error(status: int, message: str, files=()) -> JSONResponse:
     return JSONResponse(body, status_code=status)
 
 
-def _request_body_schema(spec: Spec) -> dict:
+def _request_body_schema() -> dict:
     properties = {
         "key": {"type": "string", "format": "binary", "description": "the key (gold) file, any format the scorer reads"},
         "responses": {"type": "array", "items": {"type": "string", "format": "binary"},
-                      "description": "one or more response (system) files"
-                      + ("" if spec.max_responses is None else f"; this scorer takes at most {spec.max_responses}")},
+                      "description": "one or more response (system) files, the first the baseline of the tests"},
     }
-    for f in spec.fields.values():
+    for f in FIELDS.values():
         item = {"type": "string"}
         if f.choices:
-            item["enum"] = f.choices
-        if f.kind == "flag":
+            item["enum"] = list(f.choices)
+        if f.kind == FLAG:
             schema = {"type": "boolean"}
-        elif f.kind == "list":
+        elif f.kind == CHOICES:
             schema = {"type": "array", "items": item}
+        elif f.kind == COUNT:
+            schema = {"type": "string"}
         else:
             schema = dict(item)
-        schema["description"] = f"{f.flag}: {f.help}"
+        schema["description"] = f"{f.flag}: {f.help}" + (f" (default {f.default})" if f.default is not None else "")
         properties[f.name] = schema
     return {"required": True, "content": {"multipart/form-data": {"schema": {
         "type": "object", "required": ["key", "responses"], "properties": properties}}}}
@@ -65,7 +77,7 @@ def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: 
                host: str = "127.0.0.1", port: int = 8000) -> FastAPI:
     """The application; ``tmp_dir`` is where uploads are kept while scored
     (the system's temporary folder by default)."""
-    spec = cli_spec()
+    spec = describe()
     limit = int(max_upload_mb * 2 ** 20)
     workers = workers or available_cores()
     listening = where(host, port)
@@ -108,12 +120,28 @@ def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: 
 
     @app.get("/api/options")
     async def options() -> dict:
-        """The option fields this scorer accepts (read off its command line),
-        the upload limit and where the server listens."""
-        return {**spec.to_dict(), "max_upload_mb": max_upload_mb, "listening": listening,
+        """The option fields this scorer accepts (the command line's scoring
+        options), what each format and measure allows, the upload limit and
+        where the server listens."""
+        return {**spec, "max_upload_mb": max_upload_mb, "listening": listening,
                 "version": __version__}
 
-    @app.post("/api/score", openapi_extra={"requestBody": _request_body_schema(spec)},
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon():
+        return Response(FAVICON, media_type="image/svg+xml")
+
+    @app.post("/api/format")
+    async def detect(request: Request) -> dict:
+        """The format the first bytes of a key file (the request's body,
+        the first few KB are read) say, as the scorer would tell it."""
+        head = b""
+        async for chunk in request.stream():
+            head += chunk
+            if len(head) >= SNIFFED_BYTES:
+                break
+        return {"format": sniff_format(head[:SNIFFED_BYTES].decode("utf-8", errors="replace").lstrip("\ufeff"))}
+
+    @app.post("/api/score", openapi_extra={"requestBody": _request_body_schema()},
               responses={200: {"description": "the JSON of `corefud-scorer ... --output json`"},
                          400: {"description": "a bad file: {\"error\": \"FILE:LINE: ...\", \"files\": [...]}"},
                          413: {"description": "the upload is past --max-upload-mb"},
@@ -133,35 +161,26 @@ def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: 
                 return error(400, "no key file: send it in the field 'key'")
             if not responses:
                 return error(400, "no response file: send one or more in the field 'responses'")
-            if spec.max_responses is not None and len(responses) > spec.max_responses:
-                return error(422, f"this scorer takes {spec.max_responses} response file at a time, "
-                             f"{len(responses)} were sent")
             try:
-                flags = to_argv(spec, received.form)
+                asked = read_form(received.form)
             except OptionError as err:
                 return error(422, str(err))
-            argv = [keys[0].path, *(f.path for f in responses), *flags, "--output", "json", *spec.server_flags]
             try:
-                outcome = await _run(request, argv)
+                answer = await _run(request, keys[0], responses, asked)
             except BrokenProcessPool:
                 return error(500, "a scoring process died (out of memory?); the pool was restarted, try again")
-            if outcome is None:
+            if answer is None:
                 return Response(status_code=400)  # the client left; nobody reads it
-            if outcome.code == 0:
-                return Response(rename(outcome.stdout, received.files, in_json=True),
-                                media_type="application/json")
-            message = error_line(outcome.stderr)
-            if outcome.code != 2:  # 2 is bad input; anything else is the scorer's failure
-                return error(500, f"internal error: {rename(message, received.files)}")
-            named = concerned(message, received.files)
-            return error(400 if named else 422, rename(message, received.files), named)
+            if answer.status == 200:
+                return Response(answer.text, media_type="application/json")
+            return error(answer.status, answer.text, answer.files)
         finally:
             received.remove()
 
-    async def _run(request: Request, argv: list[str]):
-        """The CLI's outcome, or None when the client disconnects first."""
+    async def _run(request: Request, key, responses, asked):
+        """The worker's answer, or None when the client disconnects first."""
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(state["pool"], run_cli, argv)
+        future = loop.run_in_executor(state["pool"], score_request, key, responses, asked)
         # The body is read: the next message is the client's disconnect.
         watcher = asyncio.ensure_future(request.receive())
         try:

@@ -1,83 +1,77 @@
-"""Running the command line in a worker process, and reading what it said."""
+"""One request scored in a worker process: the library's scoring of the
+uploaded files under the names the client gave them, and the JSON the
+command line's ``--output json`` prints for the same files and options
+(:mod:`corefud_scorer.report_json`), or the one-line refusal."""
 
 from __future__ import annotations
 
-import contextlib
 import gc
-import io
-import json
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ..api import score_many, score_systems
+from ..comparison import Resampling
+from ..errors import ScorerError
+from ..errors_analysis import analyse_files
+from ..inputs import NamedFile
+from ..option_fields import OptionConflict, check_compared, check_errors, check_tests, resolve
+from ..readers import detect_format
+from ..report_json import render_scores
+from ..significance import DEFAULT_SEED
 from .upload import Upload
-
-PREFIX = "corefud-scorer: error: "
 
 
 @dataclass
-class CommandOutput:
-    code: int
-    stdout: str
-    stderr: str
+class Answer:
+    """An HTTP status, the JSON text of the scores or the error message, and
+    the uploads an error concerns."""
+    status: int
+    text: str
+    files: list[Upload] = field(default_factory=list)
 
 
-def run_cli(argv: list[str]) -> CommandOutput:
-    """``corefud-scorer ARGV`` in this process, its output captured.
-
-    argparse writes to ``sys.stdout``/``sys.stderr`` and exits by itself, so
-    both are redirected and its exit is caught.
-    """
-    from ..cli.commands import run
-
-    out, err = io.StringIO(), io.StringIO()
+def score_request(key: Upload, responses: list[Upload], asked: dict) -> Answer:
+    """Score ``responses`` against ``key`` with the options ``asked`` (field
+    name -> value); an option refused is 422, a file refused 400, a failure
+    of the scorer 500."""
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = run(argv, out, err)
-    except SystemExit as exit_:
-        code = exit_.code if isinstance(exit_.code, int) else 2
-    except Exception:  # a bug, not bad input: the server answers 500
-        code = 70
-        err.write(traceback.format_exc())
+        return Answer(200, _scores(key, responses, asked))
+    except OptionConflict as err:
+        return Answer(422, str(err))
+    except ScorerError as err:
+        named = {place for place, _ in err.where}
+        files = [u for u in [key, *responses] if u.name in named]
+        return Answer(400 if files else 422, str(err), files)
+    except ValueError as err:  # an option the library's types refuse
+        return Answer(422, str(err))
+    except Exception as err:  # a bug, not bad input
+        traceback.print_exc()
+        return Answer(500, f"internal error: {type(err).__name__}: {err}")
     finally:
-        # Udapi's documents hold reference cycles, and the command line may
-        # freeze objects out of the collector's reach or leave the last
-        # document's cycles to the process's exit; a worker serves many calls,
-        # so it gives all of that back after each one.
-        gc.unfreeze()
+        # Udapi's documents hold reference cycles; a worker serves many
+        # calls, so it gives them back after each one.
         gc.collect()
-    return CommandOutput(code, out.getvalue(), err.getvalue())
 
 
-def _escaped(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)[1:-1]
-
-
-def rename(text: str, files: list[Upload], in_json: bool = False) -> str:
-    """``text`` with each stored file's path replaced by the client's label
-    (escaped for JSON when it is JSON text); longest paths first, so that
-    ``response-1`` never eats the start of ``response-10``."""
-    for upload in sorted(files, key=lambda f: len(f.path), reverse=True):
-        if in_json:
-            text = text.replace(_escaped(upload.path), _escaped(upload.name))
-        else:
-            text = text.replace(upload.path, upload.name)
-    return text
-
-
-def error_line(stderr: str) -> str:
-    """The CLI's one-line error, without its ``corefud-scorer: error:`` prefix."""
-    lines = [line for line in stderr.splitlines() if line.strip()]
-    for line in reversed(lines):
-        if line.startswith(PREFIX):
-            return line[len(PREFIX):]
-    return lines[-1] if lines else "the scorer failed without a message"
-
-
-def concerned(message: str, files: list[Upload]) -> list[Upload]:
-    """The uploads a CLI error message names (before renaming), in file order."""
-    named, rest = [], message
-    for upload in sorted(files, key=lambda f: len(f.path), reverse=True):
-        if upload.path in rest:
-            named.append(upload)
-            rest = rest.replace(upload.path, "")
-    return sorted(named, key=lambda f: (f.field != "key", f.index))
+def _scores(key: Upload, responses: list[Upload], asked: dict) -> str:
+    names = [r.name for r in responses]
+    for index, name in enumerate(names):
+        if name in names[:index]:
+            raise OptionConflict(f"{name} is given twice: each system once (rename one of the files)")
+    options = resolve(asked, asked.get("format") or detect_format(key.path)).options
+    paired_bs, paired_ar = asked.get("paired_bs"), asked.get("paired_ar")
+    check_tests(paired_bs, paired_ar, len(responses))
+    resampling = Resampling(asked.get("confidence"), paired_bs, paired_ar, asked.get("seed", DEFAULT_SEED))
+    if asked.get("errors"):
+        check_errors(options, len(responses), resampling.asked, False)
+    compared = len(responses) > 1 or resampling.asked
+    check_compared(options, compared)
+    key_file = NamedFile(key.path, key.name)
+    response_files = [NamedFile(r.path, r.name) for r in responses]
+    if compared:
+        (results,) = score_systems([(key_file, response_files)], options, 1)
+    else:
+        results = score_many([(key_file, response_files[0])], options, 1)
+    errors = analyse_files(key_file, response_files[0], options, 1) if asked.get("errors") else None
+    return render_scores(names, results, options, resampling, bool(asked.get("per_doc")),
+                         asked.get("shared_task"), errors)

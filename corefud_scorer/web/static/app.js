@@ -1,26 +1,22 @@
 // The evaluation page: builds the option controls from /api/options (the
-// command line's own options), posts the form to /api/score and draws its JSON.
+// command line's scoring options, with what each format and measure allows),
+// posts the form to /api/score and draws its JSON.
 "use strict";
 
-const LABELS = {
-  shared_task: "CRAC preset", match: "Mention matching", keep_singletons: "Keep singletons",
-  zero_match_method: "Zero matching", metrics: "Metrics", sync: "Markable synchronisation",
-  format: "Format", errors: "Error analysis", confidence: "Confidence intervals (samples, or true)",
-  paired_bs: "Paired bootstrap test (samples, or true)", paired_ar: "Approximate randomization (trials, or true)",
-  seed: "Random seed", no_form_check: "Skip the word-form check",
-};
-const ORDER = ["shared_task", "match", "zero_match_method", "keep_singletons", "metrics", "sync", "format",
-  "errors", "confidence", "paired_bs", "paired_ar", "seed", "no_form_check"];
 // Set by a preset: their controls are disabled while one is chosen.
-const PRESET_SETS = ["match", "keep_singletons", "zero_match_method", "metrics"];
-// Sent by the page itself, or the same as another control.
-const HIDDEN = ["per_doc", "exact_match"];
+const PRESET_SETS = ["match", "exact_match", "keep_singletons", "zero_match_method", "metrics", "sync"];
+// The same as another control (exact_match is match exact), or sent by the page itself.
+const HIDDEN = ["exact_match", "per_doc"];
+// Set, as the scorer sets them, by the split-antecedent options.
+const SETS_SINGLETONS = ["keep_split_antecedents", "evaluate_discourse_deixis", "only_split_antecedent"];
+const SETS_SPLIT = ["evaluate_discourse_deixis", "only_split_antecedent"];
 const METRIC_NAMES = { muc: "MUC", bcub: "B-cubed", ceafe: "CEAF-e", ceafm: "CEAF-m", blanc: "BLANC",
   lea: "LEA", mor: "MOR", zero: "Zero", mention: "Mention", conll: "CoNLL" };
 
 const $ = (id) => document.getElementById(id);
 let spec = null;
 let urls = [];
+let detected = null;  // the key's format, as the server tells it
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -33,45 +29,206 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-function label(name) { return LABELS[name] || name.replace(/_/g, " "); }
+function fieldOf(name) { return spec.fields.find((f) => f.name === name); }
 
-function control(field) {
+function choiceBox(field, choices) {
+  const group = el("div", { class: "choices" });
+  for (const choice of choices) {
+    const input = el("input", { type: "checkbox", name: field.name, value: choice, id: `opt-${field.name}-${choice}` });
+    group.append(el("label", { "data-choice": choice }, input, " " + choice));
+  }
+  return group;
+}
+
+function control(field, choices) {
   const box = el("div", { class: "option", "data-field": field.name });
-  box.append(el("span", { text: label(field.name) }));
   box.title = `${field.flag}: ${field.help}`;
+  const why = el("small", { class: "why" });
   if (field.kind === "flag") {
     const input = el("input", { type: "checkbox", name: field.name, value: "true", id: `opt-${field.name}` });
-    box.firstChild.remove();
-    box.append(el("label", {}, input, " " + label(field.name)));
-  } else if (field.kind === "list" && field.choices) {
+    box.append(el("label", {}, input, " " + field.label));
+  } else if (field.kind === "choices") {
     box.classList.add("wide");
-    const group = el("div", { class: "choices" });
-    for (const choice of field.choices.filter((c) => c !== "all" && c !== "every")) {
-      group.append(el("label", {}, el("input", { type: "checkbox", name: field.name, value: choice }), " " + choice));
-    }
-    box.firstChild.textContent += " (none ticked: the default set)";
-    box.append(group);
-  } else if (field.choices) {
+    const further = choices && choices.some((c) => spec.measures[c] && spec.measures[c].further);
+    box.append(el("span", { text: field.label + (further ? "" : " (none ticked: the format's default set)") }));
+    box.append(choiceBox(field, choices || field.choices));
+  } else if (field.kind === "choice") {
+    box.append(el("label", { for: `opt-${field.name}`, text: field.label }));
     const select = el("select", { name: field.name, id: `opt-${field.name}` });
-    const fallback = field.default === null || field.default === undefined ? "default" : `default: ${field.default}`;
+    const fallback = field.name === "format" ? "told from the key" : "the format's default";
     select.append(el("option", { value: "", text: `(${fallback})` }));
     for (const choice of field.choices) select.append(el("option", { value: choice, text: choice }));
     box.append(select);
   } else {
-    box.append(el("input", { type: "text", name: field.name, id: `opt-${field.name}`, placeholder: "off" }));
+    box.append(el("label", { for: `opt-${field.name}`, text: field.label }));
+    // A count is off unless given; a number has a default.
+    const placeholder = field.kind === "count" ? `off (true: ${field.default})` : `default: ${field.default}`;
+    box.append(el("input", { type: "text", name: field.name, id: `opt-${field.name}`, placeholder,
+      inputmode: "numeric" }));
   }
+  box.append(el("small", { class: "flag", text: field.flag }), why);
   return box;
 }
 
-function presetChanged() {
-  const preset = document.querySelector("[name=shared_task]");
-  const on = preset && preset.value !== "";
-  for (const name of PRESET_SETS) {
-    const box = document.querySelector(`.option[data-field=${name}]`);
-    if (!box) continue;
-    box.classList.toggle("disabled", on);
-    for (const input of box.querySelectorAll("input, select")) input.disabled = on;
+function buildForm() {
+  const root = $("option-fields");
+  const measures = spec.measures;
+  const metrics = fieldOf("metrics");
+  const further = metrics.choices.filter((c) => measures[c] && measures[c].further);
+  for (const [section, title] of Object.entries(spec.sections)) {
+    const fields = spec.fields.filter((f) => f.section === section && !HIDDEN.includes(f.name));
+    const grid = el("div", { class: "grid" });
+    for (const field of fields) {
+      grid.append(field.name === "metrics" ? control(field, metrics.choices.filter((c) => !further.includes(c)))
+        : control(field));
+    }
+    if (section === "measures" && further.length) {
+      const box = control({ ...metrics, label: "Further measures" }, further);
+      box.dataset.field = "metrics";
+      grid.prepend(box);
+    }
+    if (section === "basic") {
+      root.append(grid);
+    } else {
+      const details = el("details", { "data-section": section }, el("summary", { text: title }), grid);
+      root.append(details);
+    }
   }
+  root.append(el("p", { class: "hint", id: "format-note" }));
+  root.addEventListener("change", applyRules);
+  root.addEventListener("input", applyRules);
+}
+
+function formatNow() {
+  const forced = document.querySelector("[name=format]");
+  return (forced && forced.value) || detected;
+}
+
+function valueOf(name) {
+  const input = document.querySelector(`#option-fields [name=${name}]`);
+  if (!input) return "";
+  return input.type === "checkbox" ? input.checked : input.value.trim();
+}
+
+// Why each control (or choice) cannot be used now: from the format's profile,
+// the registry of measures, the preset and the other settings.
+function reasons() {
+  const out = {};  // field -> reason, or "field:choice" -> reason
+  const say = (key, why) => { if (!out[key]) out[key] = why; };
+  const fmt = formatNow();
+  if (fmt && spec.formats[fmt]) {
+    const title = spec.formats[fmt].title;
+    for (const [name, why] of Object.entries(spec.formats[fmt].refused)) {
+      if (typeof why === "string") say(name, `${title} files: ${why}`);
+      else for (const [choice, text] of Object.entries(why)) say(`${name}:${choice}`, `not for ${title} files: ${text}`);
+    }
+  }
+  if (valueOf("shared_task")) for (const name of PRESET_SETS) say(name, "set by the CRAC preset");
+  const responses = $("responses").files.length;
+  const counted = (v) => v !== "" && !["0", "false", "off", "no"].includes(String(v).toLowerCase());
+  const resampled = counted(valueOf("confidence")) || counted(valueOf("paired_bs")) || counted(valueOf("paired_ar"));
+  const compared = responses > 1 || resampled;
+  if (compared) {
+    for (const [name, m] of Object.entries(spec.measures)) {
+      if (!m.resampled) say(`metrics:${name}`, "not with several systems, intervals or tests (one number, not recall and precision)");
+    }
+    say("sync:all", "not with several systems, intervals or tests: give one synchronisation");
+    say("errors", "analyses one response, without intervals or tests");
+  }
+  if (responses < 2) {
+    say("paired_bs", "compares systems: choose two or more responses (the first is the baseline)");
+    say("paired_ar", "compares systems: choose two or more responses (the first is the baseline)");
+  }
+  if (counted(valueOf("paired_bs"))) say("paired_ar", "one test at a time: the paired bootstrap is asked for");
+  if (counted(valueOf("paired_ar"))) say("paired_bs", "one test at a time: approximate randomization is asked for");
+  if (valueOf("form_check") === true) say("no_form_check", "the word-form check refuses differences");
+  if (valueOf("no_form_check") === true) say("form_check", "the word-form check is skipped");
+  if (valueOf("np_only") === true || valueOf("remove_nested_mentions") === true) say("errors", "analyses the mentions as read");
+  if (valueOf("sync")) say("keep_split_antecedents", "not with synchronisation (it rebuilds entities of mentions)");
+  return out;
+}
+
+// The choices refused, grouped by their reason: "a, b: why; c: why".
+function grouped(pairs) {
+  const byReason = new Map();
+  for (const [choice, reason] of pairs) byReason.set(reason, [...(byReason.get(reason) || []), choice]);
+  return [...byReason].map(([reason, choices]) => `${choices.join(", ")}: ${reason}`).join("; ");
+}
+
+function setDisabled(input, holder, why) {
+  input.disabled = Boolean(why);
+  holder.classList.toggle("disabled", Boolean(why));
+  holder.title = why || holder.dataset.help || "";
+}
+
+function applyRules() {
+  const why = reasons();
+  // What the split-antecedent options set, the page sets too.
+  const forced = {};
+  for (const name of SETS_SINGLETONS) if (valueOf(name) === true) forced.keep_singletons = name;
+  for (const name of SETS_SPLIT) if (valueOf(name) === true) forced.keep_split_antecedents = name;
+  for (const box of document.querySelectorAll("#option-fields .option")) {
+    const name = box.dataset.field;
+    if (!box.dataset.help) box.dataset.help = box.title;
+    const note = box.querySelector(".why");
+    const own = why[name];
+    if (box.querySelector(".choices")) {
+      const notes = [];
+      for (const label of box.querySelectorAll("label[data-choice]")) {
+        const input = label.querySelector("input");
+        const reason = own || why[`${name}:${label.dataset.choice}`];
+        if (reason && input.checked && !own) input.checked = false;
+        setDisabled(input, label, reason);
+        if (reason && !own) notes.push([label.dataset.choice, reason]);
+      }
+      box.classList.toggle("disabled", Boolean(own));
+      note.textContent = own || grouped(notes);
+      continue;
+    }
+    const input = box.querySelector("input, select");
+    if (input.tagName === "SELECT") {
+      for (const option of input.options) {
+        const reason = option.value && why[`${name}:${option.value}`];
+        option.disabled = Boolean(reason);
+        option.title = reason || "";
+        option.textContent = option.value ? option.value + (reason ? " (not for these files)" : "") : option.textContent;
+        if (reason && input.value === option.value) input.value = "";
+      }
+      const chosen = why[`${name}:${input.value}`];
+      note.textContent = own || chosen || grouped([...input.options].filter((o) => o.disabled).map((o) => [o.value, o.title]));
+    } else {
+      note.textContent = own || "";
+    }
+    if (forced[name] && !own) {
+      input.checked = true;
+      input.dataset.forced = "true";
+      setDisabled(input, box, `set by ${fieldOf(forced[name]).label.toLowerCase()}`);
+      note.textContent = `set by ${fieldOf(forced[name]).label.toLowerCase()}`;
+      continue;
+    }
+    delete input.dataset.forced;
+    setDisabled(input, box, own);
+    box.title = own || box.dataset.help;
+  }
+  const fmt = formatNow();
+  const title = fmt && spec.formats[fmt] ? spec.formats[fmt].title : null;
+  $("format-note").textContent = title ? `Options for ${title} files` +
+    (valueOf("format") ? " (the format chosen)" : " (told from the key)") + "; those these files cannot take are greyed out with the reason."
+    : "Choose the key to see the options its format takes.";
+}
+
+async function detectFormat() {
+  const key = $("key").files[0];
+  detected = null;
+  if (key) {
+    try {
+      const answer = await fetch("/api/format", { method: "POST", body: key.slice(0, 8192) });
+      detected = (await answer.json()).format;
+    } catch (err) {
+      detected = null;
+    }
+  }
+  applyRules();
 }
 
 async function init() {
@@ -82,11 +239,10 @@ async function init() {
     $("responses").multiple = true;
     $("responses-plural").textContent = "s (the first is the baseline)";
   }
-  const fields = spec.fields.filter((f) => !HIDDEN.includes(f.name));
-  fields.sort((a, b) => (ORDER.indexOf(a.name) + 1 || 99) - (ORDER.indexOf(b.name) + 1 || 99));
-  for (const field of fields) $("option-fields").append(control(field));
-  const preset = document.querySelector("[name=shared_task]");
-  if (preset) preset.addEventListener("change", presetChanged);
+  buildForm();
+  applyRules();
+  $("key").addEventListener("change", detectFormat);
+  $("responses").addEventListener("change", applyRules);
   $("score-form").addEventListener("submit", submit);
   $("all-columns").addEventListener("change", () => lastDocs && drawDocs(lastDocs));
 }
@@ -123,11 +279,11 @@ async function submit(event) {
   form.append("key", key, key.name);
   for (const file of responses) form.append("responses", file, file.name);
   for (const input of $("option-fields").querySelectorAll("input, select")) {
-    if (input.disabled) continue;
+    if (input.disabled && !input.dataset.forced) continue;
     if (input.type === "checkbox") { if (input.checked) form.append(input.name, input.value); }
     else if (input.value.trim() !== "") form.append(input.name, input.value.trim());
   }
-  if (spec.fields.some((f) => f.name === "per_doc")) form.append("per_doc", "true");
+  form.append("per_doc", "true");
   $("score").disabled = true;
   $("status").textContent = "Scoring…";
   try {
