@@ -10,8 +10,9 @@ from .analysis import errors_main
 from .bench import bench_main
 from .flags import PROG
 from .pair import pair_main
+from .validate import validate_main
 
-COMMANDS = {"bench": bench_main, "errors": errors_main}
+COMMANDS = {"bench": bench_main, "errors": errors_main, "validate": validate_main}
 
 
 def run(argv: list[str], stdout, stderr) -> int:

@@ -18,6 +18,7 @@ from typing import Iterator
 
 from ..errors import ScorerError
 from ..model import SourceDocument
+from ..problems import STOP, Problems
 from ..profile import FormatProfile
 
 # Name -> module; the first format whose sniff() accepts a file is detected.
@@ -75,12 +76,16 @@ def resolve_format(fmt: str | None, key_path: str, response_path: str) -> str:
 
 
 def read_documents(path: str, side: str, fmt: str, words: bool = False,
-                   parses: bool = False) -> Iterator[SourceDocument]:
+                   parses: bool = False, problems: Problems = STOP) -> Iterator[SourceDocument]:
     """``words``: the loaded documents carry their words (``Document.text``),
     for error analysis; ``parses``: the CoNLL-2012 documents carry their
     parse bits, for NP-only. Each is asked only of a reader that can give
-    it (one that takes the argument), and only when wanted."""
+    it (one that takes the argument), and only when wanted. ``problems``
+    receives what is wrong with the file (by default the first problem is
+    raised; collected, the reader goes on)."""
     module = reader(fmt)
     wanted = {name: True for name, on in (("words", words), ("parses", parses))
               if on and name in inspect.signature(module.read_documents).parameters}
+    if problems is not STOP:
+        wanted["problems"] = problems
     return module.read_documents(path, side, **wanted)
