@@ -146,6 +146,7 @@ class _SentenceBuilder:
         self.heads: list[str] = []
         self.last_empty = (-1, 0)
         self.last_id = 0  # the last word ID as written (the number of words, unless one was misnumbered)
+        self.misnumbered = False  # a word's ID was not its place (collected): HEADs name other words
         self.has_token = False
         self.lines: list[str] = []  # what Udapi is given of the sentence
         self.word_index: list[int] = []  # each word's index in ``lines``
@@ -172,11 +173,6 @@ class _SentenceBuilder:
 
     def token(self, text: str, lineno: int) -> None:
         """Validate one token line; what Udapi is given of it goes to ``lines``."""
-        reduced = self._token(text, lineno)
-        if reduced is not None:
-            self.lines.append(reduced)
-
-    def _token(self, text: str, lineno: int) -> str | None:
         fields = text.split("\t")
         if len(fields) != 10:
             self.report("columns", lineno, f"expected 10 tab-separated columns, found {len(fields)}")
@@ -191,11 +187,19 @@ class _SentenceBuilder:
                 if problem[0] != "head":  # Udapi reads no head index on a one-word mention
                     misc = "|".join(item for item in misc.split("|") if not item.startswith("Entity="))
         expected = self.last_id + 1
-        if token_id == str(expected):  # the common case first
-            return self._word(fields, token_id, misc, lineno)
+        if token_id == str(expected):  # the common case first, without a call
+            self.last_id = expected
+            self.forms.append(fields[1])
+            self.word_lines.append(lineno)
+            self.heads.append(fields[6])
+            self.word_index.append(len(self.lines))
+            self.lines.append(self._reduced(fields, token_id, misc))
+            return
         if RE_WORD_ID.match(token_id):
             self.report("token-id", lineno, f"word ID {token_id} out of sequence (expected {expected})")
-            return self._word(fields, token_id, misc, lineno)
+            self.misnumbered = True
+            self._word(fields, token_id, misc, lineno)
+            return
         m = RE_EMPTY_ID.match(token_id)
         if m:
             major, minor = int(m.group(1)), int(m.group(2))
@@ -207,46 +211,51 @@ class _SentenceBuilder:
                 self.report("empty-node", lineno,
                             f"empty node {token_id} out of sequence (expected {major}.{expected})")
             else:
-                return self._empty(fields, token_id, misc, lineno, minor)
-            return self._empty(fields, f"{len(self.forms)}.{expected}", misc, lineno, expected)
+                self._empty(fields, token_id, misc, lineno, minor)
+                return
+            self._empty(fields, f"{len(self.forms)}.{expected}", misc, lineno, expected)
+            return
         m = RE_RANGE_ID.match(token_id)
         if m:
             start, end = int(m.group(1)), int(m.group(2))
             if start != self.last_id + 1 or end <= start:
                 self.report("token-id", lineno, f"bad multiword token range {token_id}")
-                return None
-            return self._reduced(fields, token_id, misc)
+                return
+            self.lines.append(self._reduced(fields, token_id, misc))
+            return
         if "." in token_id:
             self.report("empty-node", lineno, f"bad empty node ID {token_id!r} (expected N.M, M from 1)")
             expected = self.last_empty[1] + 1 if self.last_empty[0] == self.last_id else 1
-            return self._empty(fields, f"{len(self.forms)}.{expected}", misc, lineno, expected)
+            self._empty(fields, f"{len(self.forms)}.{expected}", misc, lineno, expected)
+            return
         self.report("token-id", lineno, f"bad token ID {token_id!r}")
-        return self._word(fields, str(self.last_id + 1), misc, lineno)
+        self.misnumbered = True
+        self._word(fields, str(self.last_id + 1), misc, lineno)
 
-    def _word(self, fields: list[str], token_id: str, misc: str, lineno: int) -> str:
+    def _word(self, fields: list[str], token_id: str, misc: str, lineno: int) -> None:
         self.last_id = int(token_id)
         self.forms.append(fields[1])
         self.word_lines.append(lineno)
         self.heads.append(fields[6])
         self.word_index.append(len(self.lines))
         # Udapi is given the word's place in the sentence, whatever its written ID.
-        return self._reduced(fields, str(len(self.forms)), misc)
+        self.lines.append(self._reduced(fields, str(len(self.forms)), misc))
 
-    def _empty(self, fields: list[str], token_id: str, misc: str, lineno: int, minor: int) -> str:
+    def _empty(self, fields: list[str], token_id: str, misc: str, lineno: int, minor: int) -> None:
         self.last_empty = (self.last_id, minor)
         if minor % 10 == 0:
             # Word order is a decimal number, as in Udapi: N.10 is N.1.
             self.notes.append(("empty nodes numbered N.10, N.20, ... share the position of N.1, "
                                "N.2, ... (scored as scorer 1.2 scores them: as one node)",
                                f"{token_id} (line {lineno})"))
-        return self._reduced(fields, token_id, misc)
+        self.lines.append(self._reduced(fields, token_id, misc))
 
     def _reduced(self, fields: list[str], token_id: str, misc: str) -> str:
-        head = fields[6] if self.problems is STOP or fields[6] == "_" or fields[6].isdigit() else "_"
+        """What Udapi is given of a token line (a bad HEAD is blanked by :meth:`finish`)."""
         if self.words:  # error analysis reads UPOS and FEATS
-            return (f"{token_id}\t{fields[1]}\t_\t{fields[3]}\t_\t{fields[5]}\t{head}\t_\t"
+            return (f"{token_id}\t{fields[1]}\t_\t{fields[3]}\t_\t{fields[5]}\t{fields[6]}\t_\t"
                     f"{fields[8]}\t{_coreference_misc(misc)}")
-        return f"{token_id}\t{fields[1]}\t_\t_\t_\t_\t{head}\t_\t{fields[8]}\t{_coreference_misc(misc)}"
+        return f"{token_id}\t{fields[1]}\t_\t_\t_\t_\t{fields[6]}\t_\t{fields[8]}\t{_coreference_misc(misc)}"
 
     def finish(self) -> Sentence | None:
         """The sentence; None for one without words whose problem was collected."""
@@ -255,6 +264,13 @@ class _SentenceBuilder:
             return None
         n = len(self.forms)
         for lineno, head, index in zip(self.word_lines, self.heads, self.word_index):
+            if self.misnumbered:
+                # Collected: the HEADs follow the numbering as written, which is
+                # reported already; Udapi reads the words without them.
+                columns = self.lines[index].split("\t")
+                columns[6] = "_"
+                self.lines[index] = "\t".join(columns)
+                continue
             if head == "_":
                 continue
             if not head.isdigit() or int(head) > n:
