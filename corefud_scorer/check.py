@@ -107,25 +107,36 @@ def _label(sentence) -> tuple:
     return (sentence.sent_id,) if sentence.sent_id is not None else tuple(sentence.forms)
 
 
+def following(pairs: list[tuple[int | None, int | None]], lines: list[int | None]) -> list[int | None]:
+    """For each pair of :func:`aligned`, the line of the next response item
+    from it on (where an item the response lacks belongs), else the last one's."""
+    out: list[int | None] = []
+    upcoming = lines[-1] if lines else None
+    for _, r in reversed(pairs):
+        if r is not None:
+            upcoming = lines[r]
+        out.append(upcoming)
+    return out[::-1]
+
+
 def _aligned_sentences(key: SourceDocument, response: SourceDocument, problems: Problems):
     """The numbered sentence pairs of two documents aligned by :func:`aligned`;
-    a sentence on one side only is reported."""
+    a sentence on one side only is reported, one the response lacks at the
+    response's sentence it belongs before."""
     name = f"document {key.doc_id!r}" if key.doc_id is not None else "the document"
-    last_line = response.first_line
-    for k, r in aligned([_label(s) for s in key.sentences], [_label(s) for s in response.sentences]):
+    pairs = aligned([_label(s) for s in key.sentences], [_label(s) for s in response.sentences])
+    for (k, r), at in zip(pairs, following(pairs, [s.line for s in response.sentences])):
         if r is None:
             sentence = key.sentences[k]
             problems.error("sentence-missing", ScorerError(
                 f"sentence {_name(sentence, k + 1)} of {name} is missing from the response",
-                (key.path, sentence.line), (response.path, last_line)))
+                (key.path, sentence.line), (response.path, at)))
         elif k is None:
             sentence = response.sentences[r]
-            last_line = sentence.line
             problems.error("sentence-extra", ScorerError(
                 f"sentence {_name(sentence, r + 1)} is not in the key's {name}",
                 (response.path, sentence.line)))
         else:
-            last_line = response.sentences[r].line
             yield k + 1, (key.sentences[k], response.sentences[r])
 
 

@@ -54,10 +54,6 @@ class Problem:
     def hint(self) -> str:
         return HINTS.get(self.kind, HINTS["annotation"])
 
-    def __str__(self) -> str:
-        places = " vs ".join(path if line is None else f"{path}:{line}" for path, line in self.where)
-        return f"{places}: {self.message}" if places else self.message
-
 
 class Problems:
     """The problems of one input. Raising (the default, :data:`STOP`): the
@@ -73,7 +69,7 @@ class Problems:
 
     def error(self, kind: str, err: ScorerError) -> None:
         if not self.collecting:
-            raise err
+            raise err from None
         self.items.append(self._problem(kind, err, ERROR))
 
     def warning(self, kind: str, err: ScorerError) -> None:
@@ -84,10 +80,6 @@ class Problems:
         where = tuple(err.where)
         first = next((place for place in where if place[0] == self.focus), where[0] if where else (None, None))
         return Problem(kind, err.message, first[0], first[1], severity, where)
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.items if p.severity == ERROR]
 
 
 # The scoring's reporter: the first error is raised.

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from .benchmark import folder_pairs
-from .check import aligned, check_documents
+from .check import aligned, check_documents, following
 from .errors import ScorerError
 from .problems import ERROR, WARNING, Problem, Problems
 from .readers import profile, read_documents, resolve_format
@@ -118,20 +118,19 @@ def _label(document, index: int):
 
 def _check_alignment(key_documents, documents, key: str, response: str, check_forms, problems: Problems) -> None:
     """The response's documents aligned with the key's by their ids, each
-    pair checked sentence by sentence; a document on one side only is reported."""
-    last_line = None
-    for k, r in aligned([_label(d, i) for i, d in enumerate(key_documents)],
-                        [_label(d, i) for i, d in enumerate(documents)]):
+    pair checked sentence by sentence; a document on one side only is
+    reported, one the response lacks at the response's document it belongs before."""
+    pairs = aligned([_label(d, i) for i, d in enumerate(key_documents)],
+                    [_label(d, i) for i, d in enumerate(documents)])
+    for (k, r), at in zip(pairs, following(pairs, [d.first_line for d in documents])):
         if r is None:
             missing = key_documents[k]
             problems.error("document-missing", ScorerError(
                 f"document {missing.doc_id!r} of the key is missing from the response",
-                (key, missing.first_line), (response, last_line)))
+                (key, missing.first_line), (response, at)))
         elif k is None:
             extra = documents[r]
-            last_line = extra.first_line
             problems.error("document-extra", ScorerError(
                 f"document {extra.doc_id!r} is not in the key", (response, extra.first_line)))
         else:
-            last_line = documents[r].first_line
             check_documents(key_documents[k], documents[r], check_forms, problems)

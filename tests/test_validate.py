@@ -84,6 +84,8 @@ COREFUD_PLANTED = {
     "bad entity id": (lambda ls: replace_line(ls, "\tA13\t", "(e11-", "(e11=x-"), "entity-id", "\tA13\t"),
     "head index outside its mention": (lambda ls: replace_line(ls, "\tA11\t", "person-1)", "person-3)"),
                                        "head", "\tA11\t"),
+    "head index outside a longer mention": (lambda ls: replace_line(ls, "\tthe12\t", "animal-2-", "animal-5-"),
+                                            "head", "\tdog12\t"),
     "empty node with a bad id": (lambda ls: _column(ls, "\tzero21\t", 0, "2.2"), "empty-node", "\tzero21\t"),
     "head out of range": (lambda ls: _column(ls, "\tdog22\t", 6, "9"), "head", "\tdog22\t"),
     "word form changed": (lambda ls: replace_line(ls, "\tdog23\t", "dog23", "cat23"), "word-form", "\tcat23\t"),
@@ -108,9 +110,10 @@ def test_corefud_every_planted_problem_is_found(tmp_path):
                        if needle is not None])
     problems = run.json["problems"]
     assert sorted(p for p in found(run) if p[0] not in ("sentence-missing", "document-missing")) == expected
-    assert sorted(p["message"] for p in problems if p["kind"].endswith("missing")) == [
-        "document 'd3' of the key is missing from the response",
-        "sentence 'd4-2' of document 'd4' is missing from the response"]
+    # What the response lacks is reported where it belongs: before the next document or sentence.
+    assert sorted((p["message"], p["line"]) for p in problems if p["kind"].endswith("missing")) == [
+        ("document 'd3' of the key is missing from the response", line_of(response_text, "# newdoc id = d4")),
+        ("sentence 'd4-2' of document 'd4' is missing from the response", line_of(response_text, "# sent_id = d4-3"))]
     assert all(p["file"] == str(response) and p["hint"] for p in problems)
     assert run.json["warnings"] == []
     # The text lists the same problems, one line each with what to do under it.

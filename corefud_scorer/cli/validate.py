@@ -52,7 +52,7 @@ def render_text(validation) -> str:
         place = problem.path if problem.line is None else f"{problem.path}:{problem.line}"
         others = [f"{path}:{line}" if line is not None else path for path, line in problem.where
                   if (path, line) != (problem.path, problem.line)]
-        also = f" (and {', '.join(others)})" if others else ""
+        also = f" (also {', '.join(others)})" if others else ""
         lines.append(f"{place}: {problem.severity} [{problem.kind}]: {problem.message}{also}")
         lines.append(f"    to do: {problem.hint}")
     errors, warnings = validation.errors, validation.warnings

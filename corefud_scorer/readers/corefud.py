@@ -542,8 +542,9 @@ RE_UDAPI_CHUNK = re.compile(r"(\([^()]+\)?|[^()]+\))")
 
 def _mended(raw: CorefUDDocument, lines: list[str], unreadable: _Unreadable) -> list[str] | None:
     """The lines without what Udapi could not read, so that it reads on: a
-    closing bracket it cannot match taken out, else the heads (for a head
-    problem) or the coreference attributes of the sentence it names blanked.
+    closing bracket it cannot match taken out, else the HEADs (for a HEAD
+    out of range or a cycle) or the coreference attributes of the sentence
+    it names blanked.
     None where it names no sentence (the rest of the document is not read)."""
     found = RE_NODE.search(unreadable.message)
     if not found:
@@ -575,7 +576,7 @@ def _mended(raw: CorefUDDocument, lines: list[str], unreadable: _Unreadable) -> 
                     parts.remove(chunk)
                     items[i] = "Entity=" + "".join(parts) if parts else ""
             columns[9] = "|".join(item for item in items if item) or "_"
-        elif unreadable.kind == "head":
+        elif "HEAD" in unreadable.message or "cycle" in unreadable.message:
             columns[6] = "_"
         else:
             columns[9] = "_"
