@@ -224,7 +224,7 @@ class _SentenceBuilder:
             self.lines.append(self._reduced(fields, token_id, misc))
             return
         if "." in token_id:
-            self.report("empty-node", lineno, f"bad empty node ID {token_id!r} (expected N.M, M from 1)")
+            self.report("empty-node", lineno, f"bad token ID {token_id!r}")
             expected = self.last_empty[1] + 1 if self.last_empty[0] == self.last_id else 1
             self._empty(fields, f"{len(self.forms)}.{expected}", misc, lineno, expected)
             return
