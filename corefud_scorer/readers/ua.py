@@ -167,8 +167,6 @@ def read_documents(path: str, side: str = "key", problems: Problems = STOP) -> I
         if "-" in token_id:  # a multiword token's range line: no markables
             continue
         is_empty = "." in token_id
-        if problems.collecting:
-            _check_number(token_id, is_empty, forms, sentence_tokens, problems, path, lineno)
         marked = empty
         for name, i in places.anaphora:
             if cells[i] != "_":
@@ -187,22 +185,6 @@ def read_documents(path: str, side: str = "key", problems: Problems = STOP) -> I
     if doc is None:
         raise ScorerError("holds no sentence: not a UA file", (path, None))
     yield doc
-
-
-def _check_number(token_id: str, is_empty: bool, forms: list, tokens: list, problems: Problems,
-                  path: str, lineno: int) -> None:
-    """A token numbered otherwise than its place says is only a warning:
-    tokens are read by their order."""
-    if is_empty:
-        after = 0
-        while after < len(tokens) and tokens[-1 - after].is_empty:
-            after += 1
-        expected, kind = f"{len(forms)}.{after + 1}", "empty-node"
-    else:
-        expected, kind = str(len(forms) + 1), "token-id"
-    if token_id != expected:
-        problems.warning(kind, ScorerError(f"token ID {token_id} where {expected} is expected "
-                                           "(tokens are read by their order)", (path, lineno)))
 
 
 class _Places:
