@@ -72,13 +72,13 @@ RE_ONE_WORD_MENTION = re.compile(r"\(([^()]*)\)")
 RE_OPENING = re.compile(r"\(([^()]*)")
 
 
-def _check_entity(misc: str, fields: tuple[int | None, int | None]) -> tuple[str, str] | None:
+def _check_entity(misc: str, places: tuple[int | None, int | None]) -> tuple[str, str] | None:
     """What is wrong with the Entity= value in a MISC column, if anything,
     as (kind, message): its syntax, or the head index of a mention opened
     and closed on this word (longer mentions' heads are checked when Udapi
-    closes them), or an entity id Udapi would refuse. ``fields``: where the
+    closes them), or an entity id Udapi would refuse. ``places``: where the
     id and the head index stand in a chunk (:func:`_fields`)."""
-    eid_field, head_field = fields
+    eid_field, head_field = places
     for item in misc.split("|"):
         if item.startswith("Entity="):
             value = item[len("Entity="):]
@@ -187,7 +187,7 @@ class _SentenceBuilder:
                 if problem[0] != "head":  # Udapi reads no head index on a one-word mention
                     misc = "|".join(item for item in misc.split("|") if not item.startswith("Entity="))
         expected = self.last_id + 1
-        if token_id == str(expected):  # the common case first, without a call
+        if token_id == str(expected):  # the common case first
             self.last_id = expected
             self.forms.append(fields[1])
             self.word_lines.append(lineno)
