@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .benchmark import folder_pairs
 from .check import aligned, check_documents, following
@@ -108,7 +108,29 @@ def validate_file(response: str, key: str, fmt: str | None = None,
         if not documents:
             return problems.items
     _check_alignment(key_documents, documents, key, response, check_forms, problems)
-    return sorted(problems.items, key=lambda p: (p.line is not None, p.line or 0))
+    return _once(sorted(problems.items, key=lambda p: (p.line is not None, p.line or 0)))
+
+
+def _once(problems: list[Problem]) -> list[Problem]:
+    """A header problem said in the same words for several documents (a
+    missing ``global.Entity`` is found in each) listed once, at its first
+    line, naming the others."""
+    lines: dict[tuple, list] = {}
+    for problem in problems:
+        if problem.kind == "header":
+            lines.setdefault((problem.message, problem.severity), []).append(problem.line)
+    out = []
+    for problem in problems:
+        if problem.kind == "header":
+            others = lines.pop((problem.message, problem.severity), None)
+            if others is None:
+                continue
+            others = [str(line) for line in others[1:] if line is not None]
+            if others:
+                shown = ", ".join(others[:5]) + (", ..." if len(others) > 5 else "")
+                problem = replace(problem, message=f"{problem.message} (and at lines {shown})")
+        out.append(problem)
+    return out
 
 
 def _label(document, index: int):

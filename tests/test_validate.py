@@ -322,3 +322,16 @@ def test_ua_scoring_stops_at_the_first_problem_of_each_planted_file(tmp_path, na
 def test_ua_valid_submission(tmp_path):
     run, _, _ = validate(tmp_path, ua_key(), ua_key(), "conllu")
     assert run.code == 0 and run.json["problems"] == [] and run.json["warnings"] == []
+
+
+def test_a_missing_header_is_one_problem_naming_each_document(tmp_path):
+    key_text = corefud_key()
+    response_text = "\n".join(line for line in key_text.split("\n") if not line.startswith("# global.Entity"))
+    run, key, response = validate(tmp_path, key_text, response_text, "conllu")
+    starts = [line_of(response_text, f"# newdoc id = d{d}") for d in range(1, 5)]
+    message = ("Entity= annotations but no '# global.Entity' header before them "
+               "(CorefUD 1.x declares it on the first sentence)")
+    assert run.code == 2
+    assert [(p["kind"], p["line"], p["message"]) for p in run.json["problems"]] == [
+        ("header", starts[0], f"{message} (and at lines {', '.join(map(str, starts[1:]))})")]
+    assert assert_scoring_stops_at_one_error(key, response).endswith(f"{response}:{starts[0]}: {message}")
