@@ -53,17 +53,26 @@ def _conllu_files(folder: str) -> dict[str, str]:
     return files
 
 
-def pair_folders(key_dir: str, response_dir: str) -> list[Dataset]:
-    """Pair the ``*.conllu`` files of two folders by file name."""
+def folder_pairs(key_dir: str, response_dir: str) -> tuple[list[Dataset], list[str], list[str]]:
+    """The ``*.conllu`` files of two folders paired by file name, and the
+    key files and response files left without a partner."""
     keys = _conllu_files(key_dir)
     responses = _conllu_files(response_dir)
-    unpaired = ([f"key {keys[n]} has no response" for n in sorted(keys.keys() - responses.keys())]
-                + [f"response {responses[n]} has no key" for n in sorted(responses.keys() - keys.keys())])
+    return ([Dataset(dataset_name(n), keys[n], responses[n]) for n in sorted(keys.keys() & responses.keys())],
+            [keys[n] for n in sorted(keys.keys() - responses.keys())],
+            [responses[n] for n in sorted(responses.keys() - keys.keys())])
+
+
+def pair_folders(key_dir: str, response_dir: str) -> list[Dataset]:
+    """Pair the ``*.conllu`` files of two folders by file name."""
+    datasets, keys_alone, responses_alone = folder_pairs(key_dir, response_dir)
+    unpaired = ([f"key {k} has no response" for k in keys_alone]
+                + [f"response {r} has no key" for r in responses_alone])
     if unpaired:
         raise ScorerError(f"{len(unpaired)} file(s) without a partner: " + "; ".join(unpaired))
-    if not keys:
+    if not datasets:
         raise ScorerError("no *.conllu file", (key_dir, None))
-    return [Dataset(dataset_name(n), keys[n], responses[n]) for n in sorted(keys)]
+    return datasets
 
 
 def _manifest_fields(line: str) -> list[str]:

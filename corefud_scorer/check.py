@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .errors import ScorerError
 from .model import SourceDocument
+from .problems import STOP, Problems
 
 
 def _describe(value) -> str:
@@ -22,47 +23,59 @@ FORMS_DIFFER = ("words whose form differs from the key's, scored by position as 
 
 
 def check_documents(key: SourceDocument, response: SourceDocument,
-                    check_forms: bool | str = True) -> list[tuple[str, str, int]]:
+                    check_forms: bool | str = True, problems: Problems = STOP) -> list[tuple[str, str, int]]:
     """Raise :class:`ScorerError` naming both places at the first difference.
     Without ``check_forms`` the words' number is compared, not their forms;
     with ``"warn"`` differing forms are not an error: they are returned as a
-    note (kind, first place, count) for the response's warnings."""
+    note (kind, first place, count) for the response's warnings.
+
+    When ``problems`` are collected, the sentences are aligned by their ids
+    (by their words where they have none) and every difference is reported:
+    sentences missing or added, and in each pair the first differing word."""
     differing, first = 0, None
     if key.identity() != response.identity():
-        raise ScorerError(
+        problems.error("document-start", ScorerError(
             f"document starts differ: {_describe(key.newdoc)} vs {_describe(response.newdoc)}",
-            (key.path, key.first_line), (response.path, response.first_line))
+            (key.path, key.first_line), (response.path, response.first_line)))
     if len(key.sentences) != len(response.sentences):
         # A file that keeps no sentences (one per document) is compared per document.
         response.regroup([len(s.word_lines) for s in key.sentences]) or \
             key.regroup([len(s.word_lines) for s in response.sentences])
-    for number, (k_sent, r_sent) in enumerate(zip(key.sentences, response.sentences), 1):
+    pairs = (_aligned_sentences(key, response, problems) if problems.collecting
+             else enumerate(zip(key.sentences, response.sentences), 1))
+    for number, (k_sent, r_sent) in pairs:
         if k_sent.newdoc != r_sent.newdoc:
-            raise ScorerError(
+            problems.error("document-start", ScorerError(
                 f"document starts differ: {_describe(k_sent.newdoc)} vs {_describe(r_sent.newdoc)}",
-                (key.path, k_sent.line), (response.path, r_sent.line))
+                (key.path, k_sent.line), (response.path, r_sent.line)))
         if k_sent.sent_id != r_sent.sent_id:
-            raise ScorerError(
+            problems.error("sentence-id", ScorerError(
                 f"sent_id differs: {k_sent.sent_id!r} vs {r_sent.sent_id!r}",
-                (key.path, k_sent.line), (response.path, r_sent.line))
+                (key.path, k_sent.line), (response.path, r_sent.line)))
         if check_forms and k_sent.forms != r_sent.forms:
-            for i, (k_form, r_form) in enumerate(zip(k_sent.forms, r_sent.forms)):
-                if k_form == r_form:
-                    continue
+            found = [(i, k_form, r_form) for i, (k_form, r_form) in enumerate(zip(k_sent.forms, r_sent.forms))
+                     if k_form != r_form]
+            if found:
+                i, k_form, r_form = found[0]
+                more = f" (and {_count(len(found) - 1, 'more word')} of the sentence)" if len(found) > 1 else ""
+                error = ScorerError(
+                    f"word {i + 1} of sentence {_name(k_sent, number)} differs: {k_form!r} vs {r_form!r}"
+                    + (more if problems.collecting else ""),
+                    (key.path, k_sent.word_lines[i]), (response.path, r_sent.word_lines[i]))
                 if check_forms != "warn":
-                    raise ScorerError(
-                        f"word {i + 1} of sentence {_name(k_sent, number)} differs: {k_form!r} vs {r_form!r}",
-                        (key.path, k_sent.word_lines[i]), (response.path, r_sent.word_lines[i]))
-                differing += 1
-                if first is None:
-                    first = (f"{response.path}:{r_sent.word_lines[i]} {r_form!r} where the key has "
-                             f"{k_form!r}")
+                    problems.error("word-form", error)
+                else:
+                    problems.warning("word-form", error)
+                    differing += len(found)
+                    if first is None:
+                        first = (f"{response.path}:{r_sent.word_lines[i]} {r_form!r} where the key has "
+                                 f"{k_form!r}")
         if len(k_sent.word_lines) != len(r_sent.word_lines):
-            raise ScorerError(
+            problems.error("word-count", ScorerError(
                 f"sentence {_name(k_sent, number)} has {len(k_sent.word_lines)} words in the key, "
                 f"{len(r_sent.word_lines)} in the response",
-                (key.path, k_sent.line), (response.path, r_sent.line))
-    if len(key.sentences) != len(response.sentences):
+                (key.path, k_sent.line), (response.path, r_sent.line)))
+    if len(key.sentences) != len(response.sentences) and not problems.collecting:
         longer_is_key = len(key.sentences) > len(response.sentences)
         shorter, longer = (response, key) if longer_is_key else (key, response)
         extra = longer.sentences[len(shorter.sentences)]
@@ -75,6 +88,60 @@ def check_documents(key: SourceDocument, response: SourceDocument,
             places.reverse()
         raise ScorerError(message, *places)
     return [(FORMS_DIFFER, first, differing)] if differing else []
+
+
+def aligned(key_labels: list, response_labels: list) -> list[tuple[int | None, int | None]]:
+    """Pair two sequences by their labels, in order: ``(key index, response
+    index)``, None on the side that lacks an item. Items whose labels differ
+    between two pairs that agree are paired by position, as far as both
+    sides have them."""
+    from difflib import SequenceMatcher
+
+    pairs: list[tuple[int | None, int | None]] = []
+    matcher = SequenceMatcher(None, key_labels, response_labels, autojunk=False)
+    for _, k_start, k_end, r_start, r_end in matcher.get_opcodes():
+        common = min(k_end - k_start, r_end - r_start)
+        pairs += [(k_start + i, r_start + i) for i in range(common)]
+        pairs += [(k, None) for k in range(k_start + common, k_end)]
+        pairs += [(None, r) for r in range(r_start + common, r_end)]
+    return pairs
+
+
+def _label(sentence) -> tuple:
+    return (sentence.sent_id,) if sentence.sent_id is not None else tuple(sentence.forms)
+
+
+def following(pairs: list[tuple[int | None, int | None]], lines: list[int | None]) -> list[int | None]:
+    """For each pair of :func:`aligned`, the line of the next response item
+    from it on (where an item the response lacks belongs), else the last one's."""
+    out: list[int | None] = []
+    upcoming = lines[-1] if lines else None
+    for _, r in reversed(pairs):
+        if r is not None:
+            upcoming = lines[r]
+        out.append(upcoming)
+    return out[::-1]
+
+
+def _aligned_sentences(key: SourceDocument, response: SourceDocument, problems: Problems):
+    """The numbered sentence pairs of two documents aligned by :func:`aligned`;
+    a sentence on one side only is reported, one the response lacks at the
+    response's sentence it belongs before."""
+    name = f"document {key.doc_id!r}" if key.doc_id is not None else "the document"
+    pairs = aligned([_label(s) for s in key.sentences], [_label(s) for s in response.sentences])
+    for (k, r), at in zip(pairs, following(pairs, [s.line for s in response.sentences])):
+        if r is None:
+            sentence = key.sentences[k]
+            problems.error("sentence-missing", ScorerError(
+                f"sentence {_name(sentence, k + 1)} of {name} is missing from the response",
+                (key.path, sentence.line), (response.path, at)))
+        elif k is None:
+            sentence = response.sentences[r]
+            problems.error("sentence-extra", ScorerError(
+                f"sentence {_name(sentence, r + 1)} is not in the key's {name}",
+                (response.path, sentence.line)))
+        else:
+            yield k + 1, (key.sentences[k], response.sentences[r])
 
 
 def _name(sentence, number: int) -> str:

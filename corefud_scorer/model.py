@@ -214,7 +214,9 @@ class SourceDocument:
         for sentence in self.sentences:
             sentence.forms = []
 
-    def load(self) -> Document:
+    def load(self, problems=None) -> Document:
+        """The document to score; what its parse refuses goes to ``problems``
+        (a :class:`~corefud_scorer.problems.Problems`, raising by default)."""
         raise NotImplementedError
 
 
@@ -233,7 +235,7 @@ class LoadedDocument(SourceDocument):
     def tokens(self) -> int:
         return self.document.tokens if not self.sentences else super().tokens
 
-    def load(self) -> Document:
+    def load(self, problems=None) -> Document:
         return self.document
 
 

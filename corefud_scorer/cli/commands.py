@@ -11,8 +11,10 @@ from .codalab import codalab_main
 from .convert import convert_main
 from .flags import PROG
 from .pair import pair_main
+from .validate import validate_main
 
-COMMANDS = {"bench": bench_main, "errors": errors_main, "codalab": codalab_main, "convert": convert_main}
+COMMANDS = {"bench": bench_main, "errors": errors_main, "codalab": codalab_main, "convert": convert_main,
+            "validate": validate_main}
 
 
 def run(argv: list[str], stdout, stderr) -> int:

@@ -105,7 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG, description="Coreference scorer for documents in the CorefUD 1.x scheme. "
         f"'{PROG} bench ...' scores many datasets at once (--leaderboard: the official results table); "
         f"'{PROG} codalab INPUT_DIR OUTPUT_DIR' is a CodaLab / Codabench scoring program; "
-        f"'{PROG} serve' starts the evaluation page and HTTP API (the 'web' extra).")
+        f"'{PROG} serve' starts the evaluation page and HTTP API (the 'web' extra); "
+        f"'{PROG} validate SYS --key KEY' lists every problem of a submission.")
     parser.add_argument("key_file", help="the key (gold) file, or - for standard input")
     parser.add_argument("sys_files", nargs="+", metavar="sys_file",
                         help="the response (system) file, or - for standard input; several are "

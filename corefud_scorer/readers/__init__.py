@@ -18,6 +18,7 @@ from typing import Iterator
 
 from ..errors import ScorerError
 from ..model import SourceDocument
+from ..problems import STOP, Problems
 from ..profile import FormatProfile
 
 # Name -> module; the first format whose sniff() accepts a file is detected.
@@ -80,15 +81,19 @@ def resolve_format(fmt: str | None, key_path: str, response_path: str) -> str:
 
 
 def read_documents(path: str, side: str, fmt: str, words: bool = False,
-                   parses: bool = False, deps: bool = False) -> Iterator[SourceDocument]:
+                   parses: bool = False, deps: bool = False, problems: Problems = STOP) -> Iterator[SourceDocument]:
     """``words``: the loaded documents carry their words (``Document.text``),
     for error analysis; ``parses``: the CoNLL-2012 documents carry their
     parse bits, for NP-only; ``deps``: a UA zero keeps its DEPS, for
     conversion. Each is asked only of a reader that can give
     it (one that takes the argument), and only when wanted. A file detected
-    in a format ``fmt`` pairs with is read in its own format."""
+    in a format ``fmt`` pairs with is read in its own format. ``problems``
+    receives what is wrong with the file (by default the first problem is
+    raised; collected, the reader goes on)."""
     detected = detect_format(path)
     module = reader(detected if detected in profile(fmt).pairs_with else fmt)
     wanted = {name: True for name, on in (("words", words), ("parses", parses), ("deps", deps))
               if on and name in inspect.signature(module.read_documents).parameters}
+    if problems is not STOP:
+        wanted["problems"] = problems
     return module.read_documents(path, side, **wanted)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..errors import ScorerError
+from ..problems import STOP, Problems
 from ..profile import FormatProfile
 from ..model import Document, DocumentText, Entity, Mention, Sentence, SourceDocument, Word, position
 from .files import read_text
@@ -166,8 +167,9 @@ class ConllDocument(SourceDocument):
             out.extend(position(s, w) for w in range(1, length + 1))
         return out
 
-    def load(self) -> Document:
-        """The document in the format-free model; a mention's head is its first word."""
+    def load(self, problems: Problems = STOP) -> Document:
+        """The document in the format-free model; a mention's head is its first
+        word. Nothing is left to report: the file was checked as it was read."""
         positions = self.positions()
         entities = []
         for eid, spans, lines in zip(self.entity_ids, self.entities, self.mention_lines):
@@ -241,8 +243,9 @@ class _Sentence(Sentence):
 class _Mentions:
     """One document's entities and open mentions, bracket by bracket."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, problems: Problems = STOP):
         self.path = path
+        self.problems = problems
         # id -> its mentions' (first token, last token) spans and their lines,
         # in the order the ids first appear (a dict keeps it).
         self.by_id: dict[str, tuple[list[tuple[int, int]], list[int]]] = {}
@@ -266,8 +269,9 @@ class _Mentions:
     def close_mention(self, eid: str, token: int, lineno: int) -> None:
         stack = self.open.get(eid)
         if not stack:
-            raise ScorerError(f"'{eid})' closes a mention of entity {eid}, but none is open",
-                              (self.path, lineno))
+            self.problems.error("brackets", ScorerError(
+                f"'{eid})' closes a mention of entity {eid}, but none is open", (self.path, lineno)))
+            return
         start, start_line = stack.pop()
         self.add(eid, start, token, start_line)
 
@@ -318,13 +322,13 @@ class _Mentions:
                 rest = rest[:m.start()] + rest[m.end():]
                 found(m.group(1))
         if rest.strip("|"):
-            raise ScorerError(f"malformed coreference value {value!r} (expected '-' or brackets "
-                              "such as '(12', '12)', '(12)' joined by '|')", (self.path, lineno))
+            self.problems.error("entity-id", ScorerError(
+                f"malformed coreference value {value!r} (expected '-' or brackets "
+                "such as '(12', '12)', '(12)' joined by '|')", (self.path, lineno)))
 
-    def unclosed(self) -> tuple[int, str] | None:
-        """The first mention left open: (its line, its entity id)."""
-        left = [(line, eid) for eid, stack in self.open.items() for _, line in stack]
-        return min(left) if left else None
+    def unclosed(self) -> list[tuple[int, str]]:
+        """The mentions left open, in file order: (line, entity id)."""
+        return sorted((line, eid) for eid, stack in self.open.items() for _, line in stack)
 
 
 def _text(path: str) -> str:
@@ -355,7 +359,7 @@ NO_MENTION = ("\t-", " -", "\t_", " _")
 
 
 def read_documents(path: str, side: str = "key", words: bool = False,
-                   parses: bool = False) -> Iterator[ConllDocument]:
+                   parses: bool = False, problems: Problems = STOP) -> Iterator[ConllDocument]:
     """Yield the documents of a CoNLL-2012 file in order, validated line by line;
     with ``words``, each document keeps its tokens' forms and part-of-speech
     tags (the fifth column) for error analysis; with ``parses``, their forms
@@ -364,7 +368,9 @@ def read_documents(path: str, side: str = "key", words: bool = False,
     Errors (``FILE:LINE: problem``): a token outside a document, a document
     begun inside another or never ended, a document name used twice, a
     closing bracket with no open mention, a mention never closed, a
-    malformed coreference column, a file without documents.
+    malformed coreference column, a file without documents. They go to
+    ``problems``: the first is raised, unless they are collected, when the
+    reader leaves out the line or bracket at fault and goes on.
     """
     seen: dict[str, int] = {}
     count = 0
@@ -397,8 +403,9 @@ def read_documents(path: str, side: str = "key", words: bool = False,
             if line.endswith(NO_MENTION) and line[0] != "#":
                 if start < 0:
                     if doc is None:
-                        raise ScorerError("token line outside a document (no '#begin document' before it)",
-                                          (path, index + 1))
+                        problems.error("document", ScorerError(
+                            "token line outside a document (no '#begin document' before it)", (path, index + 1)))
+                        continue
                     start, shift = index, index - tokens
                 continue
             if not line or line.isspace():
@@ -415,25 +422,30 @@ def read_documents(path: str, side: str = "key", words: bool = False,
                 m = RE_BEGIN.match(line)
                 if m:
                     if doc is not None:
-                        raise ScorerError(
+                        problems.error("document", ScorerError(
                             f"'#begin document' inside document {doc.doc_id!r} "
-                            f"(begun at line {doc.first_line}, never ended)", (path, index + 1))
+                            f"(begun at line {doc.first_line}, never ended)", (path, index + 1)))
+                        if start >= 0:
+                            end_sentence(index)
+                        yield _finish(doc, mentions, index + 1, words, parses, problems)
                     name = m.group(1)
                     if name in seen:
-                        raise ScorerError(f"document {name!r} begins a second time "
-                                          f"(first at line {seen[name]})", (path, index + 1))
+                        problems.error("document", ScorerError(f"document {name!r} begins a second time "
+                                                               f"(first at line {seen[name]})", (path, index + 1)))
                     seen[name] = index + 1
                     doc = ConllDocument(path, count, name, name, [], "document", index + 1)
-                    mentions = _Mentions(path)
+                    mentions = _Mentions(path, problems)
                     by_id, opened = mentions.by_id, mentions.open
                     tokens = 0
                     count += 1
                 elif RE_END.search(line):
                     if doc is None:
-                        raise ScorerError("'#end document' without '#begin document'", (path, index + 1))
+                        problems.error("document", ScorerError("'#end document' without '#begin document'",
+                                                               (path, index + 1)))
+                        continue
                     if start >= 0:
                         end_sentence(index)
-                    yield _finish(doc, mentions, index + 1, words, parses)
+                    yield _finish(doc, mentions, index + 1, words, parses, problems)
                     doc = mentions = None
                 elif start >= 0:
                     # Any other comment is skipped, inside a sentence too.
@@ -442,8 +454,9 @@ def read_documents(path: str, side: str = "key", words: bool = False,
                 continue
             if start < 0:
                 if doc is None:
-                    raise ScorerError("token line outside a document (no '#begin document' before it)",
-                                      (path, index + 1))
+                    problems.error("document", ScorerError(
+                        "token line outside a document (no '#begin document' before it)", (path, index + 1)))
+                    continue
                 start, shift = index, index - tokens
             value = line.rsplit(None, 1)[-1]
             if value == "-" or value == "_":
@@ -478,21 +491,23 @@ def read_documents(path: str, side: str = "key", words: bool = False,
                 mentions.brackets(value, token, index + 1)
         base += len(lines)
     if doc is not None:
-        raise ScorerError(f"document {doc.doc_id!r} is never ended ('#end document' missing)",
-                          (path, doc.first_line))
+        problems.error("document", ScorerError(f"document {doc.doc_id!r} is never ended ('#end document' missing)",
+                                               (path, doc.first_line)))
+        if start >= 0:
+            end_sentence(len(text.split("\n")) - (1 if text.endswith("\n") else 0))
+        yield _finish(doc, mentions, base, words, parses, problems)
     if count == 0:
         raise ScorerError("holds no '#begin document': not a CoNLL-2012 file", (path, None))
 
 
 def _finish(doc: ConllDocument, mentions: _Mentions, lineno: int,
-            words: bool, parses: bool = False) -> ConllDocument:
-    unclosed = mentions.unclosed()
-    if unclosed:
-        line, eid = unclosed
-        raise ScorerError(f"mention of entity {eid} opened here is never closed "
-                          f"(document {doc.doc_id!r} ends at line {lineno})", (doc.path, line))
+            words: bool, parses: bool = False, problems: Problems = STOP) -> ConllDocument:
+    for line, eid in mentions.unclosed():
+        problems.error("brackets", ScorerError(f"mention of entity {eid} opened here is never closed "
+                                               f"(document {doc.doc_id!r} ends at line {lineno})", (doc.path, line)))
     if not doc.sentences:
-        raise ScorerError(f"document {doc.doc_id!r} has no token", (doc.path, doc.first_line))
+        problems.error("document", ScorerError(f"document {doc.doc_id!r} has no token",
+                                               (doc.path, doc.first_line)))
     doc.entity_ids = list(mentions.by_id)
     doc.entities = [spans for spans, _ in mentions.by_id.values()]
     doc.mention_lines = [lines for _, lines in mentions.by_id.values()]

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ScorerError
+from ..problems import STOP, Problems
 from ..model import ORD_SCALE, SENTENCE_STRIDE, Entity, position
 
 # How Udapi splits an Entity= value into chunks, and reads a discontinuous id.
@@ -196,11 +197,11 @@ class FileEntities:
                 del items[item_index]
             doc.lines[k] = f"{head}\t{'|'.join(items) or '_'}"
 
-    def finish(self) -> None:
+    def finish(self, problems: Problems = STOP) -> None:
         """At the end of the file: a link to an entity defined nowhere is an error."""
         for eid, (lineno, name) in self.pending.items():
-            raise ScorerError(f"{name} refers to entity {eid}, which no Entity= in the file defines",
-                              (self.path, lineno))
+            problems.error("entity-id", ScorerError(
+                f"{name} refers to entity {eid}, which no Entity= in the file defines", (self.path, lineno)))
 
 
 def _link_ids(name: str, link: str) -> tuple[str, str] | None:

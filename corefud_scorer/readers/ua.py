@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..errors import ScorerError
+from ..problems import STOP, Problems
 from ..profile import UA_SCORER_TEXT, FormatProfile
 from ..model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, EmptyNode, Entity, Mention,
                      NonReferring, Sentence, SourceDocument)
@@ -89,14 +90,17 @@ class UADocument(SourceDocument):
     # With deps asked for (conversion): a zero carries its DEPS as CorefUD's do.
     deps: bool = False
 
-    def load(self) -> Document:
-        return _Builder(self).build()
+    def load(self, problems: Problems = STOP) -> Document:
+        return _Builder(self, problems).build()
 
 
-def read_documents(path: str, side: str = "key", deps: bool = False) -> Iterator[UADocument]:
-    """Yield the documents of a UA file; malformed lines are ``FILE:LINE`` errors.
-    With ``deps``, a zero mention keeps its empty node's enhanced
-    dependencies (what converting to CorefUD writes; scoring reads none)."""
+def read_documents(path: str, side: str = "key", deps: bool = False,
+                   problems: Problems = STOP) -> Iterator[UADocument]:
+    """Yield the documents of a UA file; malformed lines are ``FILE:LINE``
+    errors, reported to ``problems`` (the first raised, unless they are
+    collected: the line at fault is then mended or left out). With ``deps``,
+    a zero mention keeps its empty node's enhanced dependencies (what
+    converting to CorefUD writes; scoring reads none)."""
     content = read_text(path, "UA")
     columns: list[str] | None = None
     places: _Places | None = None
@@ -145,14 +149,16 @@ def read_documents(path: str, side: str = "key", deps: bool = False) -> Iterator
                 if finished is not None:
                     yield finished
             elif comments:
-                raise ScorerError("sentence without tokens", (path, lineno))
+                problems.error("token-id", ScorerError("sentence without tokens", (path, lineno)))
+                comments = []
             continue
         if text.startswith("#"):
             if sentence_tokens:
-                raise ScorerError("comment line inside a sentence", (path, lineno))
+                problems.error("columns", ScorerError("comment line inside a sentence", (path, lineno)))
+                continue
             found = RE_COLUMNS.match(text.strip())
             if found:
-                columns = _columns(found.group(1).split(), path, lineno, columns)
+                columns = _columns(found.group(1).split(), path, lineno, columns, problems)
                 places = _Places(columns)
                 continue
             comments.append((lineno, text.strip()))
@@ -164,8 +170,9 @@ def read_documents(path: str, side: str = "key", deps: bool = False) -> Iterator
         # Trailing empty columns are often left out; more cells than
         # columns is an error.
         if len(cells) > len(columns) or len(cells) <= min(1, len(columns) - 1):
-            raise ScorerError(f"{len(cells)} columns, but '# global.columns' declares "
-                              f"{len(columns)}", (path, lineno))
+            problems.error("columns", ScorerError(f"{len(cells)} columns, but '# global.columns' declares "
+                                                  f"{len(columns)}", (path, lineno)))
+            cells = cells[:len(columns)]
         cells += ["_"] * (len(columns) - len(cells))
         token_id = cells[0]
         if "-" in token_id:  # a multiword token's range line: no markables
@@ -211,24 +218,29 @@ class _Places:
                 *(cells[i] if i is not None else "_" for i in self.node_columns))
 
 
-def _columns(names: list[str], path: str, lineno: int, previous) -> list[str]:
+def _columns(names: list[str], path: str, lineno: int, previous, problems: Problems = STOP) -> list[str]:
     for name in names:
         if name not in KNOWN_COLUMNS and ":" not in name:
-            raise ScorerError(f"unknown column {name!r} in '# global.columns' (known: "
-                              f"{' '.join(KNOWN_COLUMNS)}, or a namespaced NS:NAME)", (path, lineno))
+            problems.error("header", ScorerError(
+                f"unknown column {name!r} in '# global.columns' (known: "
+                f"{' '.join(KNOWN_COLUMNS)}, or a namespaced NS:NAME)", (path, lineno)))
     if "IDENTITY" not in names:
+        # Nothing can be read without it.
         raise ScorerError("'# global.columns' has no IDENTITY column: not a UA file", (path, lineno))
     if previous is not None and previous != names:
-        raise ScorerError("'# global.columns' differs from the one declared before", (path, lineno))
+        problems.error("header", ScorerError("'# global.columns' differs from the one declared before",
+                                             (path, lineno)))
+        return previous
     return names
 
 
-def _attributes(text: str, path: str, line: int) -> dict:
+def _attributes(text: str, path: str, line: int, problems: Problems = STOP) -> dict:
     attributes = {}
     for item in text.split("|"):
         name, equals, value = item.partition("=")
         if not equals:
-            raise ScorerError(f"markable attribute {item!r} is not NAME=VALUE", (path, line))
+            problems.error("entity-id", ScorerError(f"markable attribute {item!r} is not NAME=VALUE", (path, line)))
+            continue
         attributes[name] = value
     return attributes
 
@@ -245,9 +257,10 @@ class _Markable:
 class _Builder:
     """Turns one document's cells into the model."""
 
-    def __init__(self, doc: UADocument):
+    def __init__(self, doc: UADocument, problems: Problems = STOP):
         self.doc = doc
         self.path = doc.path
+        self.problems = problems
         # Positions of the document's words (not empty nodes), by token number.
         self.word_positions: list[int] = []
         self.zero_positions: dict[int, int] = {}  # line -> position of an empty node
@@ -280,8 +293,8 @@ class _Builder:
             while pos < len(cell):
                 found = RE_ITEM.match(cell, pos)
                 if not found or found.end() == pos:
-                    raise ScorerError(f"unbalanced brackets in {column} cell {cell!r}",
-                                      (self.path, token.line))
+                    self.report("brackets", f"unbalanced brackets in {column} cell {cell!r}", token.line)
+                    break
                 pos = found.end()
                 attributes_text, closed_at_once, closing = found.groups()
                 if attributes_text is not None:
@@ -289,32 +302,37 @@ class _Builder:
                                token, position, word)
                 else:
                     self._close(markables, stack, column, closing, token, word)
-        if stack:
-            markable = markables[stack[-1]]
-            raise ScorerError(f"{column} markable {stack[-1]!r} is opened but never closed",
-                              (self.path, markable.line))
-        return markables
+        for markable_id in stack:
+            self.report("brackets", f"{column} markable {markable_id!r} is opened but never closed",
+                        markables[markable_id].line)
+        # Collected: what is left open is left out.
+        return {markable_id: markable for markable_id, markable in markables.items()
+                if all(end is not None for _, end in markable.spans)}
+
+    def report(self, kind: str, message: str, line: int) -> None:
+        self.problems.error(kind, ScorerError(message, (self.path, line)))
 
     def _open(self, markables, stack, column, text, closed_at_once, token, position, word):
-        attributes = _attributes(text, self.path, token.line)
+        attributes = _attributes(text, self.path, token.line, self.problems)
         markable_id = attributes.get("MarkableID")
         entity = attributes.get("EntityID")
         if markable_id is None or entity is None:
-            raise ScorerError(f"{column} markable without "
-                              f"{'MarkableID' if markable_id is None else 'EntityID'}",
-                              (self.path, token.line))
+            self.report("entity-id", f"{column} markable without "
+                        f"{'MarkableID' if markable_id is None else 'EntityID'}", token.line)
+            return
         if token.is_empty and not closed_at_once:
-            raise ScorerError("a markable on an empty node must open and close there",
-                              (self.path, token.line))
+            self.report("empty-node", "a markable on an empty node must open and close there", token.line)
+            closed_at_once = True
         markable = markables.get(markable_id)
         if markable is None:
             markable = markables[markable_id] = _Markable(entity, token.line, attributes, token.is_empty)
         elif markable.entity != entity:
-            raise ScorerError(f"markable {markable_id!r} continues with EntityID {entity!r}, "
-                              f"opened with {markable.entity!r}", (self.path, token.line))
+            self.report("entity-id", f"markable {markable_id!r} continues with EntityID {entity!r}, "
+                        f"opened with {markable.entity!r}", token.line)
         elif markable.is_zero or token.is_empty:
-            raise ScorerError(f"markable {markable_id!r} on an empty node cannot be discontinuous",
-                              (self.path, token.line))
+            self.report("empty-node", f"markable {markable_id!r} on an empty node cannot be discontinuous",
+                        token.line)
+            return
         start = position if token.is_empty else word
         markable.spans.append([start, start if closed_at_once else None])
         if not closed_at_once:
@@ -322,17 +340,18 @@ class _Builder:
 
     def _close(self, markables, stack, column, markable_id, token, word):
         if token.is_empty:
-            raise ScorerError("a markable cannot end on an empty node", (self.path, token.line))
+            self.report("empty-node", "a markable cannot end on an empty node", token.line)
+            return
         if markable_id:
             if markable_id not in stack:
-                raise ScorerError(f"{column} closes markable {markable_id!r}, which is not open",
-                                  (self.path, token.line))
+                self.report("brackets", f"{column} closes markable {markable_id!r}, which is not open", token.line)
+                return
             # The most recently opened part of that markable closes.
             del stack[len(stack) - 1 - stack[::-1].index(markable_id)]
         else:
             if not stack:
-                raise ScorerError(f"{column} closes a markable, but none is open",
-                                  (self.path, token.line))
+                self.report("brackets", f"{column} closes a markable, but none is open", token.line)
+                return
             markable_id = stack.pop()
         markables[markable_id].spans[-1][1] = word
 
@@ -361,8 +380,9 @@ class _Builder:
         except ValueError:
             bounds = []
         if len(bounds) not in (1, 2) or not 1 <= bounds[0] <= bounds[-1] <= len(self.word_positions):
-            raise ScorerError(f"Min={text} is not one or two token numbers of the document "
-                              f"(1..{len(self.word_positions)})", (self.path, markable.line))
+            self.report("head", f"Min={text} is not one or two token numbers of the document "
+                        f"(1..{len(self.word_positions)})", markable.line)
+            return ()
         return tuple(self.word_positions[bounds[0] - 1:bounds[-1]])
 
     def entities(self, markables: dict[str, _Markable], mentions: dict[str, Mention],
@@ -377,8 +397,9 @@ class _Builder:
             for markable in markables.values():
                 for plural in filter(None, markable.attributes.get("ElementOf", "").split(",")):
                     if plural not in by_entity:
-                        raise ScorerError(f"ElementOf={plural} names no entity of the document",
-                                          (self.path, markable.line))
+                        self.report("entity-id", f"ElementOf={plural} names no entity of the document",
+                                    markable.line)
+                        continue
                     members = elements.setdefault(plural, [])
                     if markable.entity not in members:
                         members.append(markable.entity)
@@ -412,7 +433,7 @@ class _Builder:
                 continue
             for found in RE_ITEM.finditer(cell):
                 if found.group(1):
-                    attributes = _attributes(found.group(1), self.path, token.line)
+                    attributes = _attributes(found.group(1), self.path, token.line, self.problems)
                     kind = _kind(attributes)
                     if "MarkableID" in attributes and kind:
                         kinds[attributes["MarkableID"]] = kind
@@ -427,7 +448,7 @@ class _Builder:
             for found in RE_ITEM.finditer(cell):
                 if not found.group(1):
                     continue
-                attributes = _attributes(found.group(1), self.path, token.line)
+                attributes = _attributes(found.group(1), self.path, token.line, self.problems)
                 anaphor = attributes.get("MarkableID")
                 anchor = attributes.get("MentionAnchor")
                 if anaphor not in mentions or anchor not in mentions:
