@@ -12,6 +12,9 @@ from .flags import (Progress, as_scored, build_bench_parser, distinct, measures_
 
 
 def bench_main(argv: list[str], stdout, stderr) -> int:
+    """Many datasets at once (KEY_DIR SYS_DIR or a manifest), macro- and micro-averaged.
+
+    (``corefud-scorer bench``; the first line is its line in ``--help``.)"""
     from ..benchmark import benchmark, benchmark_systems, pair_folders, read_manifest, rows
     from ..report import benchmark_json, render_json, render_table
 

@@ -1,8 +1,11 @@
 """The scoring commands by their first word, each refusing bad input in
 one line: what ``corefud-scorer`` runs, and what the web service runs for
-a request."""
+a request. A command's one line in ``--help`` is the first line of its
+function's docstring."""
 
 from __future__ import annotations
+
+from functools import partial
 
 from ..errors import ScorerError
 from ..interrupts import report as report_interrupt
@@ -12,13 +15,26 @@ from .flags import PROG
 from .pair import pair_main
 
 COMMANDS = {"bench": bench_main, "errors": errors_main}
+# Run by the command line's entry point, not here: it needs the web extra,
+# and the web service runs these commands.
+SERVE = {"serve": "The evaluation page and HTTP API on this machine (needs the web extra)"}
+
+
+def summary(command) -> str:
+    """A command's one line: the first line of its docstring."""
+    return (command.__doc__ or "").strip().splitlines()[0].rstrip(".") if command.__doc__ else ""
+
+
+def summaries() -> dict[str, str]:
+    """Every subcommand with its one line, ``serve`` last."""
+    return {**{name: summary(command) for name, command in COMMANDS.items()}, **SERVE}
 
 
 def run(argv: list[str], stdout, stderr) -> int:
     """``corefud-scorer bench ...``, ``errors ...`` or ``KEY SYS ...``."""
     if argv and argv[0] in COMMANDS:
         return guarded(COMMANDS[argv[0]], argv[1:], stdout, stderr)
-    return guarded(pair_main, argv, stdout, stderr)
+    return guarded(partial(pair_main, commands=summaries()), argv, stdout, stderr)
 
 
 def guarded(command, argv: list[str], stdout, stderr) -> int:

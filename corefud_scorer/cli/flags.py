@@ -15,6 +15,8 @@ from ..profile import OPTIONAL_FEATURES
 from ..results import ALL_METRICS, CONLL_PARTS, CONLL_SCORE, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options, format_profile
 from ..significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, not_resampled
 
+from .usage import Parser, plain_list
+
 PROG = "corefud-scorer"
 INTERRUPTED = 130
 
@@ -22,8 +24,9 @@ INTERRUPTED = 130
 def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
     # Defaults are filled in after parsing, so that a flag given against a
     # preset can be told from a default.
-    parser.add_argument("-m", "--metrics", nargs="+", choices=[*GROUPS, *METRIC_NAMES],
-                        help="metrics to compute (CorefUD files: default all = " + " ".join(ALL_METRICS)
+    parser.add_argument("-m", "--metrics", nargs="+", choices=[*GROUPS, *METRIC_NAMES], metavar="METRIC",
+                        help="metrics to compute, each one of " + ", ".join([*GROUPS, *METRIC_NAMES])
+                        + " (CorefUD files: default all = " + " ".join(ALL_METRICS)
                         + "; UA files: default conll = muc bcub ceafe, all = " + " ".join(UA_ALL_METRICS)
                         + "; every = all, mention and the further measures)")
     parser.add_argument("--sync", choices=SYNC_CHOICES,
@@ -99,11 +102,14 @@ def _add_resampling_flags(parser: argparse.ArgumentParser) -> None:
                        "one line per system")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=PROG, description="Coreference scorer for documents in the CorefUD 1.x scheme. "
-        f"'{PROG} bench ...' scores many datasets at once; "
-        f"'{PROG} serve' starts the evaluation page and HTTP API (the 'web' extra).")
+def build_parser(commands: dict[str, str] | None = None) -> argparse.ArgumentParser:
+    """``corefud-scorer KEY SYS ...``; ``commands`` (name -> one line) are
+    the subcommands its help lists."""
+    parser = Parser(
+        prog=PROG, commands=commands,
+        description="Coreference scorer for documents in the CorefUD 1.x scheme, UA files and "
+        f"CoNLL-2012 files: '{PROG} KEY SYS' scores a response against a key, or one of the "
+        "commands below.")
     parser.add_argument("key_file", help="the key (gold) file, or - for standard input")
     parser.add_argument("sys_files", nargs="+", metavar="sys_file",
                         help="the response (system) file, or - for standard input; several are "
@@ -117,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def build_errors_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=f"{PROG} errors",
         description="What the response got wrong: the corrections that turn it into the key, "
         "by category (span error, missing/extra mention, missing/extra entity, divided entity, "
@@ -136,8 +142,8 @@ def build_errors_parser() -> argparse.ArgumentParser:
 
 
 def build_bench_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=f"{PROG} bench",
+    parser = Parser(
+        prog=f"{PROG} bench", usage="%(prog)s [options] KEY_DIR SYS_DIR [SYS_DIR ...] | MANIFEST",
         description="Score a system over many datasets: KEY_DIR SYS_DIR (files paired by name, "
         "dataset = the part before '-corefud-') or one MANIFEST of 'dataset key response' lines. "
         "Several systems: KEY_DIR SYS_DIR SYS_DIR ...")
@@ -228,6 +234,15 @@ def as_scored(options: Options, results) -> Options:
     return options.for_format(fmt) if fmt else options
 
 
+def _setting(value) -> str:
+    """An option's value in words: ``muc, bcub and ceafe``, ``on``, ``none``."""
+    if isinstance(value, (list, tuple)):
+        return plain_list(value)
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "none" if value is None else str(value)
+
+
 def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
                  stderr=None) -> Options:
     """Options from flags and a preset; what a flag leaves unset takes the
@@ -267,8 +282,8 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
                   "zero_match": preset.zero_match, "metrics": list(preset.metrics), "sync": None}
         for name, value in given.items():
             if value is not None and value != wanted[name]:
-                parser.error(f"--shared-task {args.shared_task} sets {name} to {wanted[name]!r}; "
-                             f"the flags ask for {value!r}")
+                parser.error(f"--shared-task {args.shared_task} sets {name.replace('_', ' ')} to "
+                             f"{_setting(wanted[name])}; the flags ask for {_setting(value)}")
         given = wanted
     options = Options(
         metrics=tuple(given["metrics"]) if given["metrics"] else None,

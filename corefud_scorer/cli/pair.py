@@ -13,10 +13,11 @@ from .flags import (Progress, as_scored, build_parser, distinct, measures_alone,
                     report_warnings, resampling_from, score_pairs, signature_of, systems_json)
 
 
-def pair_main(argv: list[str], stdout, stderr) -> int:
+def pair_main(argv: list[str], stdout, stderr, commands: dict[str, str] | None = None) -> int:
+    """``commands``: the subcommands ``--help`` lists (name -> one line)."""
     from ..report import render_json, render_table, render_text
 
-    parser = build_parser()
+    parser = build_parser(commands)
     args = parser.parse_args(argv)
     options = options_from(args, parser, stderr)
     files = [args.key_file, *args.sys_files]
