@@ -41,6 +41,12 @@ COREF_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mention", "ze
 
 # --- scorer 1.2's text ---
 
+def _other_layers(metrics) -> list[str]:
+    """The UA scorer's words for the layers beside identity that are asked for."""
+    return [label for name, label in (("non-referring", "non-referring mentions"), ("bridging", "bridging relations"))
+            if name in metrics]
+
+
 def header(options: Options) -> str:
     """The two settings lines and the blank line 1.2 opens with."""
     metrics = options.requested
@@ -55,6 +61,11 @@ def header(options: Options) -> str:
             text += ", keep only np mentions"
         if options.remove_nested:
             text += ", excluding nested mentions"
+        text += "".join(f", {label}" for label in _other_layers(metrics))
+    else:
+        # Metrics 1.2 never had; with none of them (-m mor alone) the line
+        # stays 1.2's, word for word.
+        text += ", ".join(_other_layers(metrics))
     text += f" using {MATCH_NAMES[options.match]} match evaluation setting.\n"
     text += f"The following metrics will be evaluated: {', '.join(metrics)}\n"
     if options.sync not in (None, "all"):
@@ -86,9 +97,7 @@ def ua_header(options: Options) -> str:
     elif options.only_split_antecedent:
         text += "only split-antecedents"
     elif not any(name in COREF_METRICS for name in metrics):
-        text += ", ".join(label for name, label in (("non-referring", "non-referring mentions"),
-                                                     ("bridging", "bridging relations"))
-                          if name in metrics)
+        text += ", ".join(_other_layers(metrics))
     else:
         text += "coreferential mentions"
         if options.keep_singletons:
@@ -97,10 +106,7 @@ def ua_header(options: Options) -> str:
             text += ", split-antecedents"
         if options.keep_zeros:
             text += f", zeros (using {options.zero_match} match method)"
-        if "non-referring" in metrics:
-            text += ", non-referring mentions"
-        if "bridging" in metrics:
-            text += ", bridging relations"
+        text += "".join(f", {label}" for label in _other_layers(metrics))
     text += f" using {UA_MATCH_NAMES[options.match]} match evaluation setting.\n"
     text += f"The following metrics will be evaluated: {', '.join(metrics)}\n\n"
     return text
