@@ -27,8 +27,17 @@ class Dataset:
     response: str
 
 
+# A dataset's file, plain or gzip-compressed (the readers open either).
+SUFFIXES = (".conllu", ".conllu.gz")
+
+
+def _plain(name: str) -> str:
+    """A file name without ``.gz``: what files are paired by."""
+    return name[: -len(".gz")] if name.endswith(".gz") else name
+
+
 def dataset_name(filename: str) -> str:
-    base = os.path.basename(filename)
+    base = _plain(os.path.basename(filename))
     if "-corefud-" in base:
         return base.split("-corefud-")[0]
     return base[: -len(".conllu")] if base.endswith(".conllu") else base
@@ -43,19 +52,20 @@ def _conllu_files(folder: str) -> dict[str, str]:
     files = {}
     by_dataset: dict[str, str] = {}
     for entry in sorted(path.iterdir()):
-        if entry.is_file() and entry.name.endswith(".conllu"):
+        if entry.is_file() and entry.name.endswith(SUFFIXES):
             name = dataset_name(entry.name)
             if name in by_dataset:
                 raise ScorerError(
                     f"two files of dataset {name!r}: {by_dataset[name]} and {entry.name} "
                     "(score dev and test in separate calls)", (folder, None))
             by_dataset[name] = entry.name
-            files[entry.name] = str(entry)
+            files[_plain(entry.name)] = str(entry)
     return files
 
 
 def pair_folders(key_dir: str, response_dir: str) -> list[Dataset]:
-    """Pair the ``*.conllu`` files of two folders by file name."""
+    """Pair the ``*.conllu`` files of two folders by file name (``.gz`` ones
+    with the others: a compressed key pairs with a plain response)."""
     keys = _conllu_files(key_dir)
     responses = _conllu_files(response_dir)
     unpaired = ([f"key {keys[n]} has no response" for n in sorted(keys.keys() - responses.keys())]
@@ -63,7 +73,7 @@ def pair_folders(key_dir: str, response_dir: str) -> list[Dataset]:
     if unpaired:
         raise ScorerError(f"{len(unpaired)} file(s) without a partner: " + "; ".join(unpaired))
     if not keys:
-        raise ScorerError("no *.conllu file", (key_dir, None))
+        raise ScorerError("no *.conllu or *.conllu.gz file", (key_dir, None))
     return [Dataset(dataset_name(n), keys[n], responses[n]) for n in sorted(keys)]
 
 
