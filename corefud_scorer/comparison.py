@@ -39,6 +39,17 @@ class Resampling:
     def asked(self) -> bool:
         return bool(self.confidence or self.test)
 
+    @property
+    def interval_samples(self) -> int:
+        """The bootstrap samples of the randomization test's interval."""
+        return self.confidence or significance.BOOTSTRAP_SAMPLES
+
+    @property
+    def work(self) -> int:
+        """Samples and trials drawn in all, for a progress bar."""
+        return ((self.confidence or 0) + (self.paired_bs or 0)
+                + ((self.paired_ar or 0) + self.interval_samples if self.paired_ar else 0))
+
 
 @dataclass
 class Systems:
@@ -75,21 +86,24 @@ def macro_figures(bench) -> dict[str, tuple]:
 
 
 def compare(names: list[str], documents: list[list[list]], figures: list[dict], metrics,
-            resampling: Resampling, signature: str) -> Systems:
+            resampling: Resampling, signature: str, progress=None) -> Systems:
     """Intervals and tests from each system's per-document statistics
-    (``documents[s][g]``: system ``s``'s document results in group ``g``)."""
+    (``documents[s][g]``: system ``s``'s document results in group ``g``).
+    ``progress``, if given, is called with the samples and trials of each
+    block done (:meth:`Resampling.work` in all)."""
     intervals = tests = None
     if resampling.asked:
         stats = Statistics.from_documents(documents, metrics)
         if resampling.confidence:
             intervals = significance.confidence_intervals(stats, resampling.confidence, resampling.level,
-                                                          resampling.seed)
+                                                          resampling.seed, progress)
         if resampling.test == "bs":
-            tests = significance.paired_bootstrap(stats, resampling.paired_bs, resampling.level, resampling.seed)
+            tests = significance.paired_bootstrap(stats, resampling.paired_bs, resampling.level, resampling.seed,
+                                                  progress)
         elif resampling.test == "ar":
             tests = significance.approximate_randomization(
-                stats, resampling.paired_ar, resampling.level, resampling.seed,
-                resampling.confidence or significance.BOOTSTRAP_SAMPLES)
+                stats, resampling.paired_ar, resampling.level, resampling.seed, resampling.interval_samples,
+                progress)
     return Systems(names, figures, intervals, tests, signature, resampling.level)
 
 

@@ -7,8 +7,8 @@ import os
 from .. import memory
 from ..presets import describe
 
-from .flags import (Progress, as_scored, build_bench_parser, distinct, measures_alone, options_from, primary_line,
-                    report_warnings, resampling_from, signature_of, systems_json)
+from .flags import (Progress, as_scored, build_bench_parser, compare_systems, distinct, measures_alone, options_from,
+                    primary_line, report_warnings, resampling_from, signature_of, systems_json)
 
 
 def bench_main(argv: list[str], stdout, stderr) -> int:
@@ -60,10 +60,11 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
     signature = signature_of(options, fmt, resampling)
     systems = None
     if several or resampling.asked:
-        from ..comparison import compare, macro_figures
+        from ..comparison import macro_figures
 
-        systems = compare(names, [[r.documents for r in bench.results] for bench in benches],
-                          [macro_figures(bench) for bench in benches], options.metric_list, resampling, signature)
+        systems = compare_systems(names, [[r.documents for r in bench.results] for bench in benches],
+                                  [macro_figures(bench) for bench in benches], options, resampling, signature,
+                                  args, stderr)
     if args.output == "json":
         from ..comparison import add_intervals
 

@@ -13,7 +13,8 @@ from ..readers import formats
 from ..comparison import Resampling
 from ..profile import OPTIONAL_FEATURES
 from ..results import ALL_METRICS, CONLL_PARTS, CONLL_SCORE, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options, format_profile
-from ..significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, not_resampled
+from ..significance import (AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES,
+                            not_resampled)
 
 from .usage import Parser, plain_list
 
@@ -84,15 +85,17 @@ def _add_resampling_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "several systems, confidence intervals and significance tests",
         "resampling documents (within each dataset for bench); the first system is the baseline")
-    group.add_argument("--confidence", type=_positive, nargs="?", const=BOOTSTRAP_SAMPLES, metavar="N",
+    samples = _count(MAX_BOOTSTRAP_SAMPLES, "samples")
+    group.add_argument("--confidence", type=samples, nargs="?", const=BOOTSTRAP_SAMPLES, metavar="N",
                        help=f"{LEVEL * 100:g}%% percentile bootstrap intervals of every figure "
-                       f"(N samples, default {BOOTSTRAP_SAMPLES})")
+                       f"(N samples, default {BOOTSTRAP_SAMPLES}, at most {MAX_BOOTSTRAP_SAMPLES:,})")
     tests = group.add_mutually_exclusive_group()
-    tests.add_argument("--paired-bs", type=_positive, nargs="?", const=BOOTSTRAP_SAMPLES, metavar="N",
-                       help=f"paired bootstrap test against the first system (N samples, default {BOOTSTRAP_SAMPLES})")
-    tests.add_argument("--paired-ar", type=_positive, nargs="?", const=AR_TRIALS, metavar="N",
+    tests.add_argument("--paired-bs", type=samples, nargs="?", const=BOOTSTRAP_SAMPLES, metavar="N",
+                       help=f"paired bootstrap test against the first system (N samples, default "
+                       f"{BOOTSTRAP_SAMPLES}, at most {MAX_BOOTSTRAP_SAMPLES:,})")
+    tests.add_argument("--paired-ar", type=_count(MAX_AR_TRIALS, "trials"), nargs="?", const=AR_TRIALS, metavar="N",
                        help=f"approximate randomization test against the first system "
-                       f"(N trials, default {AR_TRIALS})")
+                       f"(N trials, default {AR_TRIALS}, at most {MAX_AR_TRIALS:,})")
     group.add_argument("--seed", type=_natural, default=DEFAULT_SEED,
                        help="the resampling's random seed (default: %(default)s)")
     group.add_argument("-w", "--width", type=_decimals, default=2,
@@ -171,6 +174,19 @@ def _whole(text: str, least: int) -> int:
 
 def _positive(text: str) -> int:
     return _whole(text, 1)
+
+
+def _count(limit: int, what: str):
+    """A number of samples or trials from 1 to ``limit``: past it, memory
+    and time would grow for no gain in precision."""
+    def count(text: str) -> int:
+        value = _positive(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"at most {limit:,} {what}, not {value:,}")
+        return value
+
+    count.__name__ = what  # argparse names the type in its own messages
+    return count
 
 
 def _natural(text: str) -> int:
@@ -335,6 +351,36 @@ class Progress:
     def close(self):
         if self.bar is not None:
             self.bar.close()
+
+
+# Seconds of resampling before its progress bar shows: a short run stays quiet.
+RESAMPLING_DELAY = 1.0
+
+
+def resampling_bar(resampling: Resampling, stderr, quiet: bool):
+    """A progress bar of the samples and trials drawn, on a terminal (not
+    with -q), shown once resampling has taken :data:`RESAMPLING_DELAY`
+    seconds; None where none is shown."""
+    if quiet or not resampling.asked or not getattr(stderr, "isatty", lambda: False)():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=resampling.work, unit="sample", unit_scale=True, desc="resampling", file=stderr,
+                dynamic_ncols=True, leave=False, delay=RESAMPLING_DELAY)
+
+
+def compare_systems(names, documents, figures, options: Options, resampling: Resampling, signature: str,
+                    args, stderr):
+    """:func:`.comparison.compare` with a progress bar on a terminal."""
+    from ..comparison import compare
+
+    bar = resampling_bar(resampling, stderr, args.quiet)
+    try:
+        return compare(names, documents, figures, options.metric_list, resampling, signature,
+                       bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def score_pairs(pairs, options, args, stderr):

@@ -9,8 +9,8 @@ from ..comparison import Resampling
 from ..results import Options
 
 from .analysis import analyse
-from .flags import (Progress, as_scored, build_parser, distinct, measures_alone, options_from, primary_line,
-                    report_warnings, resampling_from, score_pairs, signature_of, systems_json)
+from .flags import (Progress, as_scored, build_parser, compare_systems, distinct, measures_alone, options_from,
+                    primary_line, report_warnings, resampling_from, score_pairs, signature_of, systems_json)
 
 
 def pair_main(argv: list[str], stdout, stderr, commands: dict[str, str] | None = None) -> int:
@@ -68,7 +68,7 @@ def pair_main(argv: list[str], stdout, stderr, commands: dict[str, str] | None =
 def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr) -> int:
     """Several responses against one key, or intervals or tests asked for."""
     from ..api import score_systems
-    from ..comparison import add_intervals, compare, pair_figures, render
+    from ..comparison import add_intervals, pair_figures, render
     from ..report import header, render_json, render_table
 
     pairs = [(args.key_file, name) for name in args.sys_files]
@@ -82,8 +82,8 @@ def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr
     options = as_scored(options, results)
     names = list(args.sys_files)
     signature = signature_of(options, results[0].settings.get("format"), resampling)
-    systems = compare(names, [[r.documents] for r in results], [pair_figures(r) for r in results],
-                      options.metric_list, resampling, signature)
+    systems = compare_systems(names, [[r.documents] for r in results], [pair_figures(r) for r in results],
+                              options, resampling, signature, args, stderr)
     if args.output == "json":
         entries = []
         for name, result, index in zip(names, results, range(len(results))):
