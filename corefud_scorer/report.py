@@ -228,11 +228,24 @@ def render_synchronisation(result: Result, options: Options) -> str:
 
 # --- JSON ---
 
+def counts_json(counts) -> dict:
+    """Summed statistics as JSON: a whole number as an integer (``4``, not
+    ``4.0``: most statistics count mentions or links), a fraction as it is."""
+    def number(value):
+        if isinstance(value, dict):
+            return {k: number(v) for k, v in value.items()}
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
+
+    return number(asdict(counts))
+
+
 def metric_json(score: MetricScore) -> dict:
     if score.name in FURTHER:
         return measure_json(score)
     out = {"recall": score.recall, "precision": score.precision, "f1": score.f1,
-           "counts": asdict(score.counts)}
+           "counts": counts_json(score.counts)}
     if score.parts:
         out["parts"] = {label: metric_json(part) for label, part in score.parts.items()}
     return out
@@ -246,7 +259,7 @@ def measure_json(score: MetricScore) -> dict:
     else:
         out = {"recall": score.recall, "precision": score.precision, "f1": score.f1}
     out.update(score.extra)
-    out["counts"] = asdict(score.counts)
+    out["counts"] = counts_json(score.counts)
     return out
 
 

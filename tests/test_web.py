@@ -443,6 +443,22 @@ def test_several_systems_with_intervals_and_tests_are_the_clis_json(client, tmp_
     assert set(data["tests"]["muc"]) == {"sys_b.conllu"}
 
 
+def test_several_systems_are_named_by_their_file_names_made_distinct(client, tmp_path):
+    # Two uploads named alike (from two folders) and one with a comma.
+    for folder, source in (("one", "response.conllu"), ("two", "key.conllu")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "sys.conllu").write_bytes((EXAMPLE / source).read_bytes())
+    (tmp_path / "a, b.conllu").write_bytes((EXAMPLE / "key.conllu").read_bytes())
+    answer = post(client, EXAMPLE / "key.conllu",
+                  [tmp_path / "one" / "sys.conllu", tmp_path / "two" / "sys.conllu", tmp_path / "a, b.conllu"],
+                  metrics="muc")
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert [s["name"] for s in data["systems"]] == ["sys.conllu", "sys.conllu (2)", "a, b.conllu"]
+    assert [s["settings"]["response_file"] for s in data["systems"]] == ["sys.conllu", "sys.conllu", "a, b.conllu"]
+    assert data["systems"][1]["metrics"]["muc"]["f1"] == 1.0
+
+
 @pytest.mark.parametrize("fields, flags", [
     ({"errors": "true", "keep_singletons": "true"}, ["--errors", "-s"]),
     ({"sync": "union", "metrics": "muc bcub ceafe"}, ["--sync", "union", "-m", "muc", "bcub", "ceafe"]),

@@ -100,6 +100,10 @@ def _add_resampling_flags(parser: argparse.ArgumentParser) -> None:
                        help="the resampling's random seed (default: %(default)s)")
     group.add_argument("-w", "--width", type=_decimals, default=2,
                        help="decimals of the figures in text output (default: %(default)s)")
+    group.add_argument("--names", metavar="A,B,...",
+                       help="the systems' names in tables and JSON, one per response, separated by commas "
+                       "(\\, for a comma in a name; default: the shortest ending of each path that tells "
+                       "them apart)")
     group.add_argument("-b", "--score-only", action="store_true",
                        help="print the primary figure alone (CoNLL F1, else the first metric's F1), "
                        "one line per system")
@@ -370,17 +374,22 @@ def resampling_bar(resampling: Resampling, stderr, quiet: bool):
 
 
 def compare_systems(names, documents, figures, options: Options, resampling: Resampling, signature: str,
-                    args, stderr):
-    """:func:`.comparison.compare` with a progress bar on a terminal."""
+                    args, stderr, groups: list[str] | None = None):
+    """:func:`.comparison.compare` with a progress bar on a terminal, and its
+    warnings (too few documents) on stderr unless -q."""
     from ..comparison import compare
 
     bar = resampling_bar(resampling, stderr, args.quiet)
     try:
-        return compare(names, documents, figures, options.metric_list, resampling, signature,
-                       bar.update if bar is not None else None)
+        systems = compare(names, documents, figures, options.metric_list, resampling, signature,
+                          bar.update if bar is not None else None, groups)
     finally:
         if bar is not None:
             bar.close()
+    if not args.quiet:
+        for line in systems.warnings:
+            print(f"{PROG}: warning: {line}", file=stderr)
+    return systems
 
 
 def score_pairs(pairs, options, args, stderr):
@@ -421,14 +430,39 @@ def distinct(parser, names: list[str]) -> None:
         seen.add(name)
 
 
+def names_from(args: argparse.Namespace, parser: argparse.ArgumentParser, paths: list[str]) -> list[str]:
+    """The systems' names: ``--names``, one per system and each once, or
+    each path's shortest ending that tells it from the others."""
+    from ..comparison import short_names, split_names
+
+    if args.names is None:
+        return short_names(paths)
+    names = split_names(args.names)
+    if len(names) != len(paths):
+        parser.error(f"--names gives {len(names)} name{'s' if len(names) != 1 else ''} for "
+                     f"{len(paths)} system{'s' if len(paths) != 1 else ''}: one per response, separated by commas")
+    if not all(names):
+        parser.error("--names: a name is empty")
+    seen = set()
+    for name in names:
+        if name in seen:
+            parser.error(f"--names: {name} is given twice: each system its own name")
+        seen.add(name)
+    return names
+
+
 def systems_json(entries: list[dict], signature: str, systems) -> dict:
     """The JSON of one system (its entry and the signature) or of several
     (each entry by name, and the tests against the first)."""
+    warnings = systems.warnings if systems is not None else []
     if len(entries) == 1:
         data = {**entries[0], "signature": signature}
         del data["name"]
+        if warnings:
+            data["warnings"] = [*data.get("warnings", []), *warnings]
         return data
-    data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries}
+    data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries,
+            "warnings": list(warnings)}
     if systems is not None and systems.tests is not None:
         from ..comparison import tests_json
 

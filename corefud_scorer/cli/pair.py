@@ -10,7 +10,7 @@ from ..results import Options
 
 from .analysis import analyse
 from .flags import (Progress, as_scored, build_parser, compare_systems, distinct, measures_alone, options_from,
-                    primary_line, report_warnings, resampling_from, score_pairs, signature_of, systems_json)
+                    names_from, primary_line, report_warnings, resampling_from, score_pairs, signature_of, systems_json)
 
 
 def pair_main(argv: list[str], stdout, stderr, commands: dict[str, str] | None = None) -> int:
@@ -24,6 +24,7 @@ def pair_main(argv: list[str], stdout, stderr, commands: dict[str, str] | None =
     if files.count("-") > 1:
         parser.error("only one of KEY and SYS can be - (standard input)")
     distinct(parser, args.sys_files)
+    names = names_from(args, parser, args.sys_files)
     resampling = resampling_from(args, parser, len(args.sys_files))
     if args.errors and (options.np_only or options.remove_nested):
         parser.error("--errors analyses the mentions as read: not with --np-only or --remove-nested-mentions")
@@ -35,7 +36,7 @@ def pair_main(argv: list[str], stdout, stderr, commands: dict[str, str] | None =
     # collections between documents walk only what the documents made.
     memory.freeze()
     if len(args.sys_files) > 1 or resampling.asked:
-        return _systems_main(args, options, resampling, stdout, stderr)
+        return _systems_main(args, options, resampling, names, stdout, stderr)
     (result,) = score_pairs([(args.key_file, args.sys_files[0])], options, args, stderr)
     errors = analyse(args.key_file, args.sys_files[0], options, args.jobs) if args.errors else None
     options = as_scored(options, [result])
@@ -65,7 +66,7 @@ def pair_main(argv: list[str], stdout, stderr, commands: dict[str, str] | None =
     return 0
 
 
-def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr) -> int:
+def _systems_main(args, options: Options, resampling: Resampling, names: list[str], stdout, stderr) -> int:
     """Several responses against one key, or intervals or tests asked for."""
     from ..api import score_systems
     from ..comparison import add_intervals, pair_figures, render
@@ -80,7 +81,6 @@ def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr
         progress.close()
     report_warnings(results, args, stderr)
     options = as_scored(options, results)
-    names = list(args.sys_files)
     signature = signature_of(options, results[0].settings.get("format"), resampling)
     systems = compare_systems(names, [[r.documents] for r in results], [pair_figures(r) for r in results],
                               options, resampling, signature, args, stderr)

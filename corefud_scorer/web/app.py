@@ -24,7 +24,7 @@ from ..interrupts import ignore_in_worker
 from ..parallel import available_cores
 from .options import OptionError, Spec, cli_spec, to_argv
 from .place import where
-from .runner import concerned, error_line, rename, run_cli
+from .runner import concerned, error_line, names_argv, rename, run_cli
 from .upload import Disconnected, UploadError, receive_upload
 
 # After this many calls a worker is replaced, whatever it may have kept.
@@ -140,7 +140,8 @@ def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: 
                 flags = to_argv(spec, received.form)
             except OptionError as err:
                 return error(422, str(err))
-            argv = [keys[0].path, *(f.path for f in responses), *flags, "--output", "json", *spec.server_flags]
+            argv = [keys[0].path, *(f.path for f in responses), *flags, *names_argv(responses, spec.known_flags),
+                    "--output", "json", *spec.server_flags]
             try:
                 outcome = await _run(request, argv)
             except BrokenProcessPool:

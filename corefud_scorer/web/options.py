@@ -44,6 +44,7 @@ class Spec:
     fields: dict[str, Field] = field(default_factory=dict)
     max_responses: int | None = 1    # None: any number
     server_flags: list[str] = field(default_factory=list)  # added to every call
+    known_flags: list[str] = field(default_factory=list)  # every long option the command line takes
 
     def to_dict(self) -> dict:
         return {"fields": [f.to_dict() for f in self.fields.values()],
@@ -90,6 +91,7 @@ def read_spec(parser: argparse.ArgumentParser) -> Spec:
         flag = _long_flag(action)
         if flag is None:
             continue
+        spec.known_flags.append(flag)
         if action.dest == "jobs":
             # the server's pool runs calls side by side; each call takes one process
             spec.server_flags = [flag, "1"]

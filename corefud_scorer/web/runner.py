@@ -64,6 +64,26 @@ def rename(text: str, files: list[Upload], in_json: bool = False) -> str:
     return text
 
 
+def names_argv(responses: list[Upload], flags: list[str]) -> list[str]:
+    """``--names`` with the client's labels of several responses (made
+    distinct: two files of one name from two folders are ``sys.conllu`` and
+    ``sys.conllu (2)``), so that the JSON and the page name each system as
+    the client named its file; nothing for one response, or when the
+    command line has no ``--names``."""
+    if len(responses) < 2 or "--names" not in flags:
+        return []
+    from ..comparison import joined_names
+
+    names: list[str] = []
+    for upload in responses:
+        name, copy = upload.name, 1
+        while name in names:
+            copy += 1
+            name = f"{upload.name} ({copy})"
+        names.append(name)
+    return ["--names", joined_names(names)]
+
+
 def error_line(stderr: str) -> str:
     """The CLI's one-line error, without its ``corefud-scorer: error:`` prefix."""
     lines = [line for line in stderr.splitlines() if line.strip()]
