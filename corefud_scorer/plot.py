@@ -1,6 +1,6 @@
 """Bar charts for papers: the primary score per dataset, systems side by
 side, value labels, settings in the title (needs matplotlib:
-``pip install corefud-scorer[plot]``)."""
+``pip install matplotlib``, or ``pip install '.[plot]'`` in a clone)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ def check_plot_path(path: str) -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise ScorerError("--plot needs matplotlib: pip install 'corefud-scorer[plot]'") from None
+        raise ScorerError("--plot needs matplotlib: pip install matplotlib "
+                          "(in a clone of the scorer: pip install '.[plot]')") from None
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise ScorerError("cannot write the plot: no such folder", (path, None))

@@ -18,7 +18,8 @@ def test_serve_without_the_web_extra_says_what_to_install():
     assert run.returncode == 2
     assert run.stdout == ""
     assert run.stderr.strip().splitlines() == [
-        "corefud-scorer: error: serve needs the web extra (uvicorn is missing): pip install 'corefud-scorer[web]'"]
+        "corefud-scorer: error: serve needs the web extra (uvicorn is missing): pip install fastapi uvicorn "
+        "python-multipart (in a clone of the scorer: pip install '.[web]')"]
 
 
 @pytest.mark.parametrize("flags, message", [

@@ -74,7 +74,8 @@ def serve_main(argv: list[str], stdout=None, stderr=None) -> int:
         from .app import create_app
     except ImportError as err:
         print(f"corefud-scorer: error: serve needs the web extra ({err.name} is missing): "
-              "pip install 'corefud-scorer[web]'", file=stderr)
+              "pip install fastapi uvicorn python-multipart (in a clone of the scorer: pip install '.[web]')",
+              file=stderr)
         return 2
     problem = port_problem(args.host, args.port)
     if problem:
