@@ -190,7 +190,7 @@ def test_client_file_names_are_labels_never_paths(client, uploads):
     ({"no_such_option": "1"}, 422, r"unknown field 'no_such_option'"),
     ({"keep_singletons": "maybe"}, 422, r"expected true or false"),
     ({"metrics": "muc --plot"}, 422, r"may not start with '-'"),
-    ({"shared_task": "crac24", "match": "exact"}, 422, r"--shared-task crac24 sets match to 'head'"),
+    ({"shared_task": "crac24", "match": "exact"}, 422, r"--shared-task crac24 sets match to head; the flags ask for exact"),
     ({"output": "text"}, 422, r"unknown field 'output'"),
     ({"jobs": "8"}, 422, r"unknown field 'jobs'"),
 ])
