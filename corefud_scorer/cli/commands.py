@@ -22,7 +22,8 @@ SERVE = {"serve": "The evaluation page and HTTP API on this machine (needs the w
 
 def summary(command) -> str:
     """A command's one line: the first line of its docstring."""
-    return (command.__doc__ or "").strip().splitlines()[0].rstrip(".") if command.__doc__ else ""
+    lines = (command.__doc__ or "").strip().splitlines()
+    return lines[0].rstrip(".") if lines else ""
 
 
 def summaries() -> dict[str, str]:
