@@ -113,5 +113,19 @@ def test_a_short_resampling_shows_nothing_before_its_delay():
 
     stream = Terminal()
     assert main([str(KEY), str(RESPONSE), "--confidence", "50", "-j", "1"], stdout=io.StringIO(), stderr=stream) == 0
-    assert "resampling" not in stream.getvalue()
+    assert "resampling:" not in stream.getvalue() and "sample/s" not in stream.getvalue()
     assert np.isfinite(flags.RESAMPLING_DELAY) and flags.RESAMPLING_DELAY >= 0.5
+
+
+def test_running_out_of_memory_is_one_line(monkeypatch):
+    from corefud_scorer import comparison
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError("Unable to allocate 7.45 TiB for an array")
+
+    monkeypatch.setattr(comparison.significance, "approximate_randomization", exhausted)
+    run = run_cli(KEY, RESPONSE, KEY, "--paired-ar", "500000", "-q", "-j", "1")
+    assert run.code == 2 and run.out == ""
+    assert run.err.splitlines() == ["corefud-scorer: error: not enough memory to resample 501,000 samples and "
+                                    "trials over 2 systems: give fewer (--confidence N, --paired-bs N, "
+                                    "--paired-ar N)"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 from .. import __version__
+from ..errors import ScorerError
 from ..parallel import available_cores
 from ..presets import PRESETS
 from ..readers import formats
@@ -383,6 +384,11 @@ def compare_systems(names, documents, figures, options: Options, resampling: Res
     try:
         systems = compare(names, documents, figures, options.metric_list, resampling, signature,
                           bar.update if bar is not None else None, groups)
+    except MemoryError:
+        # Under a memory limit below a block's needs (numpy's _ArrayMemoryError).
+        raise ScorerError(f"not enough memory to resample {resampling.work:,} samples and trials over "
+                          f"{len(documents)} system{'s' if len(documents) != 1 else ''}: give fewer "
+                          "(--confidence N, --paired-bs N, --paired-ar N)") from None
     finally:
         if bar is not None:
             bar.close()
