@@ -60,10 +60,10 @@ BLOCK = 1 << 22
 MAX_BOOTSTRAP_SAMPLES = 100_000
 MAX_AR_TRIALS = 1_000_000
 # Fewer documents than this in a group and its intervals and tests are
-# warned about: resampling a handful of documents misses most of the
-# variation a new sample would show (a bootstrap p-value of 0.003 where
-# randomization gave 0.13 on the same 6 documents), and the bootstrap's
-# usual rule of thumb asks for some 30 units.
+# warned about: resampling a handful of documents misses much of the
+# variation a new sample would show (the paired bootstrap's p-values then
+# fall far below randomization's), and the bootstrap's usual rule of thumb
+# asks for some 30 units.
 TRUSTWORTHY_DOCUMENTS = 30
 
 _ENTROPY_FIELDS = tuple(f.name for f in fields(EntropyCounts))
