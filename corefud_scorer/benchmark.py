@@ -26,8 +26,17 @@ class Dataset:
     response: str
 
 
+# A dataset's file, plain or gzip-compressed (the readers open either).
+SUFFIXES = (".conllu", ".conllu.gz")
+
+
+def _plain(name: str) -> str:
+    """A file name without ``.gz``: what files are paired by."""
+    return name[: -len(".gz")] if name.endswith(".gz") else name
+
+
 def dataset_name(filename: str) -> str:
-    base = os.path.basename(filename)
+    base = _plain(os.path.basename(filename))
     if "-corefud-" in base:
         return base.split("-corefud-")[0]
     return base[: -len(".conllu")] if base.endswith(".conllu") else base
@@ -42,20 +51,20 @@ def _conllu_files(folder: str) -> dict[str, str]:
     files = {}
     by_dataset: dict[str, str] = {}
     for entry in sorted(path.iterdir()):
-        if entry.is_file() and entry.name.endswith(".conllu"):
+        if entry.is_file() and entry.name.endswith(SUFFIXES):
             name = dataset_name(entry.name)
             if name in by_dataset:
                 raise ScorerError(
                     f"two files of dataset {name!r}: {by_dataset[name]} and {entry.name} "
                     "(score dev and test in separate calls)", (folder, None))
             by_dataset[name] = entry.name
-            files[entry.name] = str(entry)
+            files[_plain(entry.name)] = str(entry)
     return files
 
 
 def folder_pairs(key_dir: str, response_dir: str) -> tuple[list[Dataset], list[str], list[str]]:
-    """The ``*.conllu`` files of two folders paired by file name, and the
-    key files and response files left without a partner."""
+    """The ``*.conllu`` (and ``*.conllu.gz``) files of two folders paired by
+    file name, and the key files and response files left without a partner."""
     keys = _conllu_files(key_dir)
     responses = _conllu_files(response_dir)
     return ([Dataset(dataset_name(n), keys[n], responses[n]) for n in sorted(keys.keys() & responses.keys())],
@@ -71,7 +80,7 @@ def pair_folders(key_dir: str, response_dir: str) -> list[Dataset]:
     if unpaired:
         raise ScorerError(f"{len(unpaired)} file(s) without a partner: " + "; ".join(unpaired))
     if not datasets:
-        raise ScorerError("no *.conllu file", (key_dir, None))
+        raise ScorerError("no *.conllu or *.conllu.gz file", (key_dir, None))
     return datasets
 
 

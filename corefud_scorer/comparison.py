@@ -9,10 +9,12 @@ macro-averages over datasets, resampled within each dataset
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+import re
+from dataclasses import dataclass, field
 
 from . import significance
-from .significance import CONLL, DEFAULT_SEED, LEVEL, Statistics
+from .significance import CONLL, DEFAULT_SEED, LEVEL, TRUSTWORTHY_DOCUMENTS, Statistics
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,17 @@ class Resampling:
     def asked(self) -> bool:
         return bool(self.confidence or self.test)
 
+    @property
+    def interval_samples(self) -> int:
+        """The bootstrap samples of the randomization test's interval."""
+        return self.confidence or significance.BOOTSTRAP_SAMPLES
+
+    @property
+    def work(self) -> int:
+        """Samples and trials drawn in all, for a progress bar."""
+        return ((self.confidence or 0) + (self.paired_bs or 0)
+                + ((self.paired_ar or 0) + self.interval_samples if self.paired_ar else 0))
+
 
 @dataclass
 class Systems:
@@ -52,10 +65,38 @@ class Systems:
     tests: list[dict[str, significance.Comparison]] | None
     signature: str
     level: float = LEVEL
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def figure_names(self) -> list[str]:
         return list(self.figures[0])
+
+
+def short_names(paths: list[str]) -> list[str]:
+    """Each path by its shortest ending (of whole path components) that no
+    other path ends with: ``a/x/sys.conllu`` and ``b/x/sys.conllu`` are
+    ``a/x/sys.conllu`` and ``b/x/sys.conllu``, ``runs/one.conllu`` and
+    ``runs/two.conllu`` are ``one.conllu`` and ``two.conllu``."""
+    parts = [[p for p in os.path.normpath(path).split(os.sep) if p] or [path] for path in paths]
+    names = []
+    for i, mine in enumerate(parts):
+        others = [theirs for j, theirs in enumerate(parts) if j != i]
+        for k in range(1, len(mine) + 1):
+            if all(theirs[-k:] != mine[-k:] for theirs in others):
+                break
+        names.append(os.path.normpath(paths[i]) if k == len(mine) else "/".join(mine[-k:]))
+    return names
+
+
+def split_names(text: str) -> list[str]:
+    """``--names A,B,C``: names separated by commas, ``\\,`` standing for a
+    comma inside a name."""
+    return [name.replace("\\,", ",").strip() for name in re.split(r"(?<!\\),", text)]
+
+
+def joined_names(names: list[str]) -> str:
+    """The ``--names`` value that :func:`split_names` reads back as ``names``."""
+    return ",".join(name.replace(",", "\\,") for name in names)
 
 
 def pair_figures(result) -> dict[str, tuple]:
@@ -74,23 +115,55 @@ def macro_figures(bench) -> dict[str, tuple]:
     return figures
 
 
+def few_documents(resampling: Resampling, sizes: list[int], groups: list[str] | None = None) -> str | None:
+    """The warning for intervals and tests resampled from fewer than
+    :data:`~.significance.TRUSTWORTHY_DOCUMENTS` documents (in a group:
+    ``sizes`` per group, ``groups`` their names for a benchmark), or None."""
+    if not resampling.asked:
+        return None
+    parts = [part for part, asked in (("the intervals", resampling.confidence), ("the test", resampling.test))
+             if asked]
+    what, plural = " and ".join(parts), parts != ["the test"]
+    short = [(name, size) for name, size in zip(groups or [None] * len(sizes), sizes) if size < TRUSTWORTHY_DOCUMENTS]
+    if not short:
+        return None
+    why = ("too few to trust: resampling so few documents understates the variation "
+           "(intervals too narrow, p-values too small)")
+    if groups is None:
+        documents = sizes[0]
+        return (f"{what} {'rest' if plural else 'rests'} on {documents} document{'s' if documents != 1 else ''}, "
+                f"fewer than {TRUSTWORTHY_DOCUMENTS}: {why}")
+    listed = ", ".join(f"{name} {size}" for name, size in short[:3])
+    more = f" and {len(short) - 3} more" if len(short) > 3 else ""
+    return (f"{what} {'are' if plural else 'is'} resampled within datasets of fewer than {TRUSTWORTHY_DOCUMENTS} "
+            f"documents ({listed}{more}): {why}")
+
+
 def compare(names: list[str], documents: list[list[list]], figures: list[dict], metrics,
-            resampling: Resampling, signature: str) -> Systems:
+            resampling: Resampling, signature: str, progress=None, groups: list[str] | None = None) -> Systems:
     """Intervals and tests from each system's per-document statistics
-    (``documents[s][g]``: system ``s``'s document results in group ``g``)."""
+    (``documents[s][g]``: system ``s``'s document results in group ``g``;
+    ``groups`` names the groups of a benchmark, its datasets).
+    ``progress``, if given, is called with the samples and trials of each
+    block done (:meth:`Resampling.work` in all)."""
     intervals = tests = None
+    warnings = []
     if resampling.asked:
         stats = Statistics.from_documents(documents, metrics)
+        warning = few_documents(resampling, [len(group) for group in documents[0]], groups)
+        if warning:
+            warnings.append(warning)
         if resampling.confidence:
             intervals = significance.confidence_intervals(stats, resampling.confidence, resampling.level,
-                                                          resampling.seed)
+                                                          resampling.seed, progress)
         if resampling.test == "bs":
-            tests = significance.paired_bootstrap(stats, resampling.paired_bs, resampling.level, resampling.seed)
+            tests = significance.paired_bootstrap(stats, resampling.paired_bs, resampling.level, resampling.seed,
+                                                  progress)
         elif resampling.test == "ar":
             tests = significance.approximate_randomization(
-                stats, resampling.paired_ar, resampling.level, resampling.seed,
-                resampling.confidence or significance.BOOTSTRAP_SAMPLES)
-    return Systems(names, figures, intervals, tests, signature, resampling.level)
+                stats, resampling.paired_ar, resampling.level, resampling.seed, resampling.interval_samples,
+                progress)
+    return Systems(names, figures, intervals, tests, signature, resampling.level, warnings)
 
 
 # --- text ---
@@ -104,6 +177,24 @@ def _with_interval(value, interval, decimals: int) -> str:
         return _percent(value, decimals) + " [n/a]"
     low, high = interval
     return f"{_percent(value, decimals)} [{_percent(low, decimals)}, {_percent(high, decimals)}]"
+
+
+# sacreBLEU's mark of a p-value under the threshold.
+SIGNIFICANT = "*"
+
+
+def significant(test: significance.Comparison, level: float) -> bool:
+    """Whether the test rejects "no difference" at ``1 - level`` (0.05)."""
+    return test.p_value is not None and test.p_value < 1 - level - 1e-12
+
+
+def legend(systems: Systems) -> str:
+    """The line that says what the mark means, when a test was run."""
+    if systems.tests is None:
+        return ""
+    threshold = f"{1 - systems.level:.2g}"
+    return (f"{SIGNIFICANT} p < {threshold}: the difference from the baseline ({systems.names[0]}) "
+            f"is significant at the {threshold} level\n")
 
 
 def table_rows(systems: Systems, decimals: int = 2) -> tuple[list[str], list[list[str]]]:
@@ -138,7 +229,8 @@ def table_rows(systems: Systems, decimals: int = 2) -> tuple[list[str], list[lis
                         difference = f"{test.difference * 100:+.{decimals}f}"
                         interval = ("[n/a]" if test.interval is None else
                                     f"[{test.interval[0] * 100:+.{decimals}f}, {test.interval[1] * 100:+.{decimals}f}]")
-                        cells += [f"{difference} {interval}", f"{test.p_value:.4f}"]
+                        mark = SIGNIFICANT if significant(test, systems.level) else ""
+                        cells += [f"{difference} {interval}", f"{test.p_value:.4f}{mark}"]
             rows.append(cells)
     return header, rows
 
@@ -149,12 +241,13 @@ def render(systems: Systems, fmt: str = "text", decimals: int = 2) -> str:
     if fmt == "markdown":
         lines = ["| " + " | ".join(cells) + " |"
                  for cells in [header, ["---", "---"] + ["---:"] * (len(header) - 2)] + rows]
-        return "\n".join(lines) + f"\n\nSignature: `{systems.signature}`\n"
+        note = legend(systems).replace(SIGNIFICANT, "\\" + SIGNIFICANT, 1)
+        return "\n".join(lines) + ("\n\n" + note if note else "") + f"\nSignature: `{systems.signature}`\n"
     widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
                        for i, (cell, w) in enumerate(zip(cells, widths))).rstrip()
              for cells in [header] + rows]
-    return "\n".join(lines) + f"\n\nSignature: {systems.signature}\n"
+    return "\n".join(lines) + "\n\n" + legend(systems) + f"Signature: {systems.signature}\n"
 
 
 # --- JSON ---

@@ -54,3 +54,20 @@ def run_command(prog: str, main) -> int:
         except OSError:
             pass
         return 2
+
+
+def plain_list(values, conjunction: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``: values as a sentence names them."""
+    values = [str(v) for v in values]
+    if len(values) <= 1:
+        return "".join(values) or "none"
+    return f"{', '.join(values[:-1])} {conjunction} {values[-1]}"
+
+
+def plain_setting(value) -> str:
+    """An option's value in words: ``muc, bcub and ceafe``, ``on``, ``none``."""
+    if isinstance(value, (list, tuple)):
+        return plain_list(value)
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "none" if value is None else str(value)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from .errors import ScorerError
+from .errors import ScorerError, plain_setting
 from .match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from .presets import PRESETS
 from .profile import OPTIONAL_FEATURES
@@ -174,8 +174,8 @@ def resolve(asked: Mapping, fmt: str) -> Resolved:
                   "zero_match": preset.zero_match, "metrics": list(preset.metrics), "sync": None}
         for name, value in given.items():
             if value is not None and value != wanted[name]:
-                raise OptionConflict(f"--shared-task {shared_task} sets {name} to {wanted[name]!r}; "
-                                     f"the flags ask for {value!r}")
+                raise OptionConflict(f"--shared-task {shared_task} sets {name.replace('_', ' ')} to "
+                                     f"{plain_setting(wanted[name])}; the flags ask for {plain_setting(value)}")
         given = wanted
     options = Options(
         metrics=tuple(given["metrics"]) if given["metrics"] else None,

@@ -1,6 +1,6 @@
 """Bar charts for papers: the primary score per dataset, systems side by
 side, value labels, settings in the title (needs matplotlib:
-``pip install corefud-scorer[plot]``)."""
+``pip install matplotlib``, or ``pip install '.[plot]'`` in a clone)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ def check_plot_path(path: str) -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise ScorerError("--plot needs matplotlib: pip install 'corefud-scorer[plot]'") from None
+        raise ScorerError("--plot needs matplotlib: pip install matplotlib "
+                          "(in a clone of the scorer: pip install '.[plot]')") from None
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise ScorerError("cannot write the plot: no such folder", (path, None))
@@ -40,10 +41,15 @@ def settings_line(options) -> str:
             f"zeros by {'position' if options.zero_match == 'linear' else 'dependencies'}")
 
 
-def plot_benchmark(benches, path: str, names: list[str] | None = None) -> None:
-    """Draw one bar group per dataset (and the macro-average), one bar per
-    system; ``benches`` is one :class:`~.benchmark.Benchmark` or a list."""
-    check_plot_path(path)
+def title_text(system: str | None, label: str, settings: str) -> str:
+    """The title: what is drawn, then the settings on a line of their own
+    (matplotlib wraps either further where the figure is narrower)."""
+    return "\n".join([f"{system}: {label} per dataset" if system else f"{label} per dataset", f"({settings})"])
+
+
+def draw_benchmark(benches, names: list[str] | None = None):
+    """The figure: one bar group per dataset (and the macro-average), one bar
+    per system; ``benches`` is one :class:`~.benchmark.Benchmark` or a list."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -55,7 +61,8 @@ def plot_benchmark(benches, path: str, names: list[str] | None = None) -> None:
     labels = [d.name for d in benches[0].datasets] + ["macro-average"]
     label = primary_score(benches[0].results[0])[0]
     width = 0.8 / len(benches)
-    figure, axes = plt.subplots(figsize=(max(6, 0.6 * len(labels) * len(benches) + 2), 4.5))
+    size = max(6, 0.6 * len(labels) * len(benches) + 2)
+    figure, axes = plt.subplots(figsize=(size, 4.5))
     for k, (bench, name) in enumerate(zip(benches, names)):
         values = [100 * (primary_score(r)[1] or 0.0) for r in bench.results]
         macro = bench.macro_conll if label == "CoNLL F1" else next(iter(bench.macro.values())).f1
@@ -66,11 +73,23 @@ def plot_benchmark(benches, path: str, names: list[str] | None = None) -> None:
     axes.set_xticks(range(len(labels)), labels, rotation=60, ha="right")
     axes.set_ylabel(label)
     axes.set_ylim(0, 105)
-    system = f"{names[0]}: " if len(benches) == 1 else ""
-    axes.set_title(f"{system}{label} per dataset ({settings_line(benches[0].options)})", fontsize=10)
+    system = names[0] if len(benches) == 1 else None
+    # Wrapped to the figure at drawing time: a long system name or settings
+    # line would otherwise run past both edges and be cut.
+    axes.set_title(title_text(system, label, settings_line(benches[0].options)), fontsize=10, wrap=True)
     if len(benches) > 1:
         axes.legend(fontsize=8)
     figure.tight_layout()
+    return figure
+
+
+def plot_benchmark(benches, path: str, names: list[str] | None = None) -> None:
+    """Draw the benchmark (:func:`draw_benchmark`) into ``path``."""
+    check_plot_path(path)
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    figure = draw_benchmark(benches, names)
     try:
         with matplotlib.rc_context({"svg.fonttype": "none", "pdf.fonttype": 42}):
             figure.savefig(path, dpi=300)

@@ -32,19 +32,19 @@ class Preset:
 PRESETS = {
     "crac22": Preset(
         "crac22", "partial", False, "linear", RANKING, corefud="1.0", scorer="1.0",
-        note="gold empty nodes in the input, identical in key and response: zeros match by position"),
+        note="gold empty nodes in the input, identical in key and response"),
     "crac23": Preset(
         "crac23", "head", False, "linear", RANKING, corefud="1.1", scorer="1.1",
-        note="gold empty nodes in the input, identical in key and response: zeros match by position"),
+        note="gold empty nodes in the input, identical in key and response"),
     "crac24": Preset(
         "crac24", "head", False, "dependent", RANKING + ("zero",), corefud="1.2", scorer="1.2",
-        note="no gold empty nodes: systems predict them; zeros match by enhanced dependencies"),
+        note="no gold empty nodes: systems predict them"),
     "crac25": Preset(
         "crac25", "head", False, "dependent", RANKING + ("zero",), corefud="1.3", scorer="1.2",
-        note="input with baseline-predicted empty nodes; zeros match by enhanced dependencies"),
+        note="input with baseline-predicted empty nodes"),
     "crac26": Preset(
         "crac26", "head", False, "dependent", RANKING + ("zero",), corefud="1.4", scorer="1.2",
-        note="blind and predicted-zero inputs; zeros match by enhanced dependencies"),
+        note="blind and predicted-zero inputs"),
 }
 
 
@@ -53,5 +53,5 @@ def describe(name: str) -> str:
     p = PRESETS[name]
     year = "20" + name[-2:]
     return (f"CRAC {year} shared task settings ({name}): {p.match} match, "
-            f"{'with' if p.keep_singletons else 'without'} singletons, zeros matched {'by position' if p.zero_match == 'linear' else 'by dependencies'} "
+            f"{'with' if p.keep_singletons else 'without'} singletons, zeros matched {'by position' if p.zero_match == 'linear' else 'by enhanced dependencies'} "
             f"({p.note}); CorefUD {p.corefud}, official scorer {p.scorer}")

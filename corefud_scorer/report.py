@@ -44,6 +44,13 @@ COREF_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mention", "ze
 
 # --- scorer 1.2's text ---
 
+def _other_layers(metrics) -> list[str]:
+    """The UA scorer's words for the layers beside identity that are asked for."""
+    return [label for name, label in (("non-referring", "non-referring mentions"), ("bridging", "bridging relations"),
+                                      ("empty-nodes", "empty nodes"))
+            if name in metrics]
+
+
 def header(options: Options) -> str:
     """The two settings lines and the blank line 1.2 opens with."""
     metrics = options.requested
@@ -58,10 +65,11 @@ def header(options: Options) -> str:
             text += ", keep only np mentions"
         if options.remove_nested:
             text += ", excluding nested mentions"
-        if "empty-nodes" in metrics:
-            text += ", empty nodes"
-    elif "empty-nodes" in metrics:
-        text += "empty nodes"
+        text += "".join(f", {label}" for label in _other_layers(metrics))
+    else:
+        # Metrics 1.2 never had; with none of them (-m mor alone) the line
+        # stays 1.2's, word for word.
+        text += ", ".join(_other_layers(metrics))
     text += f" using {MATCH_NAMES[options.match]} match evaluation setting.\n"
     text += f"The following metrics will be evaluated: {', '.join(metrics)}\n"
     if options.sync not in (None, "all"):
@@ -94,10 +102,7 @@ def ua_header(options: Options) -> str:
     elif options.only_split_antecedent:
         text += "only split-antecedents"
     elif not any(name in COREF_METRICS for name in metrics):
-        text += ", ".join(label for name, label in (("non-referring", "non-referring mentions"),
-                                                     ("bridging", "bridging relations"),
-                                                     ("empty-nodes", "empty nodes"))
-                          if name in metrics)
+        text += ", ".join(_other_layers(metrics))
     else:
         text += "coreferential mentions"
         if options.keep_singletons:
@@ -106,12 +111,7 @@ def ua_header(options: Options) -> str:
             text += ", split-antecedents"
         if options.keep_zeros:
             text += f", zeros (using {options.zero_match} match method)"
-        if "non-referring" in metrics:
-            text += ", non-referring mentions"
-        if "bridging" in metrics:
-            text += ", bridging relations"
-        if "empty-nodes" in metrics:
-            text += ", empty nodes"
+        text += "".join(f", {label}" for label in _other_layers(metrics))
     text += f" using {UA_MATCH_NAMES[options.match]} match evaluation setting.\n"
     text += f"The following metrics will be evaluated: {', '.join(metrics)}\n\n"
     return text
@@ -240,11 +240,24 @@ def render_synchronisation(result: Result, options: Options) -> str:
 
 # --- JSON ---
 
+def counts_json(counts) -> dict:
+    """Summed statistics as JSON: a whole number as an integer (``4``, not
+    ``4.0``: most statistics count mentions or links), a fraction as it is."""
+    def number(value):
+        if isinstance(value, dict):
+            return {k: number(v) for k, v in value.items()}
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
+
+    return number(asdict(counts))
+
+
 def metric_json(score: MetricScore) -> dict:
     if score.name in FURTHER:
         return measure_json(score)
     out = {"recall": score.recall, "precision": score.precision, "f1": score.f1,
-           "counts": asdict(score.counts)}
+           "counts": counts_json(score.counts)}
     if score.parts:
         out["parts"] = {label: metric_json(part) for label, part in score.parts.items()}
     return out
@@ -258,7 +271,7 @@ def measure_json(score: MetricScore) -> dict:
     else:
         out = {"recall": score.recall, "precision": score.precision, "f1": score.f1}
     out.update(score.extra)
-    out["counts"] = asdict(score.counts)
+    out["counts"] = counts_json(score.counts)
     return out
 
 

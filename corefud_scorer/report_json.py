@@ -28,22 +28,27 @@ def signature_of(options: Options, fmt, resampling: Resampling) -> str:
 def systems_json(entries: list[dict], signature: str, systems) -> dict:
     """The JSON of one system (its entry and the signature) or of several
     (each entry by name, and the tests against the first)."""
+    warnings = systems.warnings if systems is not None else []
     if len(entries) == 1:
         data = {**entries[0], "signature": signature}
         del data["name"]
+        if warnings:
+            data["warnings"] = [*data.get("warnings", []), *warnings]
         return data
-    data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries}
+    data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries,
+            "warnings": list(warnings)}
     if systems is not None and systems.tests is not None:
         data["tests"] = tests_json(systems)
     return data
 
 
 def scores_json(names: list[str], results: list, options: Options, resampling: Resampling,
-                per_doc: bool = False, shared_task: str | None = None, errors=None) -> dict:
+                per_doc: bool = False, shared_task: str | None = None, errors=None, systems=None) -> dict:
     """The JSON of responses ``names`` scored against one key (``results``,
     one each): one response alone is its result; several, or intervals or
-    tests asked for, are compared (the first is the baseline). ``errors``:
-    the one response's error analysis."""
+    tests asked for, are compared (the first is the baseline), unless
+    ``systems`` is their comparison already. ``errors``: the one response's
+    error analysis."""
     options = as_scored(options, results)
     signature = signature_of(options, results[0].settings.get("format"), resampling)
     if len(results) == 1 and not resampling.asked:
@@ -53,8 +58,9 @@ def scores_json(names: list[str], results: list, options: Options, resampling: R
         if errors is not None:
             data["errors"] = errors.to_json()
         return data
-    systems = compare(names, [[r.documents] for r in results], [pair_figures(r) for r in results],
-                      options.metric_list, resampling, signature)
+    if systems is None:
+        systems = compare(names, [[r.documents] for r in results], [pair_figures(r) for r in results],
+                          options.metric_list, resampling, signature)
     entries = []
     for index, (name, result) in enumerate(zip(names, results)):
         entry = to_json_object(result, per_document=per_doc)

@@ -95,7 +95,7 @@ class Options:
             from .readers import formats
 
             if self.format not in formats():
-                raise ValueError(f"format must be one of {formats()}, not {self.format!r}")
+                raise ValueError(f"format must be one of {', '.join(formats())}, not {self.format!r}")
         profile = format_profile(self.format)
         # Which fields took the format's default: they follow the format
         # the files turn out to be in (:meth:`for_format`).
@@ -119,11 +119,11 @@ class Options:
         if not metrics:
             raise ValueError("no metric asked for")
         if self.match not in MATCHING_MODES:
-            raise ValueError(f"match must be one of {MATCHING_MODES}, not {self.match!r}")
+            raise ValueError(f"match must be one of {', '.join(MATCHING_MODES)}, not {self.match!r}")
         if self.zero_match not in ZERO_METHODS:
-            raise ValueError(f"zero_match must be one of {ZERO_METHODS}, not {self.zero_match!r}")
+            raise ValueError(f"zero_match must be one of {', '.join(ZERO_METHODS)}, not {self.zero_match!r}")
         if self.sync is not None and self.sync not in SYNC_CHOICES:
-            raise ValueError(f"sync must be one of {SYNC_CHOICES}, not {self.sync!r}")
+            raise ValueError(f"sync must be one of {', '.join(SYNC_CHOICES)}, not {self.sync!r}")
         unknown = [m for m in metrics if m not in GROUPS and m not in METRIC_NAMES]
         if unknown:
             raise ValueError(f"unknown metric(s): {', '.join(unknown)}")

@@ -52,8 +52,19 @@ CONLL = "conll"
 # Differences closer than this count as equal: a swap of every document
 # gives back the observed difference up to rounding.
 TOLERANCE = 1e-12
-# Entries of one block of resampling weights (bounds memory for many documents).
+# Entries of one block of resampling weights or sums: the memory of a block
+# is bounded whatever the number of documents, systems and samples.
 BLOCK = 1 << 22
+# The most samples a bootstrap keeps (their figures are kept to take
+# percentiles) and the most randomization trials (only counted).
+MAX_BOOTSTRAP_SAMPLES = 100_000
+MAX_AR_TRIALS = 1_000_000
+# Fewer documents than this in a group and its intervals and tests are
+# warned about: resampling a handful of documents misses much of the
+# variation a new sample would show (the paired bootstrap's p-values then
+# fall far below randomization's), and the bootstrap's usual rule of thumb
+# asks for some 30 units.
+TRUSTWORTHY_DOCUMENTS = 30
 
 _ENTROPY_FIELDS = tuple(f.name for f in fields(EntropyCounts))
 
@@ -334,21 +345,36 @@ def _weights(indices: np.ndarray, documents: int) -> np.ndarray:
     return np.bincount(offsets.ravel(), minlength=samples * documents).reshape(samples, documents)
 
 
-def _blocks(total: int, documents: int):
-    step = max(1, BLOCK // max(documents, 1))
+def check_count(samples: int, limit: int, what: str) -> None:
+    """Refuse a number of samples or trials past ``limit`` (memory and time)."""
+    if samples > limit:
+        raise ValueError(f"at most {limit:,} {what}, not {samples:,}")
+
+
+def _blocks(total: int, stats: Statistics, progress=None):
+    """Block sizes adding up to ``total``: each block's weights (samples x
+    documents) and sums (samples x systems x columns) hold at most about
+    :data:`BLOCK` numbers. ``progress`` is told each block's size once done."""
+    largest = max(g.shape[1] for g in stats.groups)
+    step = max(1, BLOCK // max(largest, stats.systems * stats.layout.width, 1))
     for start in range(0, total, step):
-        yield min(step, total - start)
+        size = min(step, total - start)
+        yield size
+        if progress is not None:
+            progress(size)
 
 
-def bootstrap_scores(stats: Statistics, samples: int = BOOTSTRAP_SAMPLES, seed: int = DEFAULT_SEED) -> dict:
+def bootstrap_scores(stats: Statistics, samples: int = BOOTSTRAP_SAMPLES, seed: int = DEFAULT_SEED,
+                     progress=None) -> dict:
     """Every figure of every system in each bootstrap sample: per name, a
     (recall, precision, F1) tuple of ``(samples, systems)`` arrays (None
     where a figure has no such part). Every system is scored on the same
-    samples (the pairing of the paired bootstrap)."""
+    samples (the pairing of the paired bootstrap). ``progress``, if given,
+    is called with the number of samples of each block done."""
+    check_count(samples, MAX_BOOTSTRAP_SAMPLES, "bootstrap samples")
     rng = np.random.default_rng(seed)
-    largest = max(g.shape[1] for g in stats.groups)
     parts = []
-    for size in _blocks(samples, largest):
+    for size in _blocks(samples, stats, progress):
         per_group = []
         for group, usable in zip(stats.groups, stats.usable):
             systems, documents, width = group.shape
@@ -389,10 +415,10 @@ class Interval:
 
 
 def confidence_intervals(stats: Statistics, samples: int = BOOTSTRAP_SAMPLES, level: float = LEVEL,
-                         seed: int = DEFAULT_SEED) -> list[dict[str, Interval]]:
+                         seed: int = DEFAULT_SEED, progress=None) -> list[dict[str, Interval]]:
     """Per system, each figure's percentile bootstrap interval at ``level``."""
     observed = stats.observed()
-    resampled = bootstrap_scores(stats, samples, seed)
+    resampled = bootstrap_scores(stats, samples, seed, progress)
     out = []
     for s in range(stats.systems):
         out.append({name: Interval(*(None if figure is None else _percentiles(figure[:, s], level, point[s])
@@ -431,11 +457,11 @@ def _value(x) -> float | None:
 
 
 def paired_bootstrap(stats: Statistics, samples: int = BOOTSTRAP_SAMPLES, level: float = LEVEL,
-                     seed: int = DEFAULT_SEED) -> list[dict[str, Comparison]]:
+                     seed: int = DEFAULT_SEED, progress=None) -> list[dict[str, Comparison]]:
     """Per system but the baseline, each figure's F1 difference from the
     baseline with its bootstrap interval and the paired bootstrap p-value."""
     observed = _observed_differences(stats)
-    resampled = bootstrap_scores(stats, samples, seed)
+    resampled = bootstrap_scores(stats, samples, seed, progress)
     out = []
     for s in range(1, stats.systems):
         tests = {}
@@ -451,8 +477,8 @@ def paired_bootstrap(stats: Statistics, samples: int = BOOTSTRAP_SAMPLES, level:
 
 
 def approximate_randomization(stats: Statistics, trials: int = AR_TRIALS, level: float = LEVEL,
-                              seed: int = DEFAULT_SEED, interval_samples: int = BOOTSTRAP_SAMPLES
-                              ) -> list[dict[str, Comparison]]:
+                              seed: int = DEFAULT_SEED, interval_samples: int = BOOTSTRAP_SAMPLES,
+                              progress=None) -> list[dict[str, Comparison]]:
     """Per system but the baseline, each figure's F1 difference from the
     baseline, its bootstrap interval (``interval_samples`` samples) and the
     approximate randomization p-value over ``trials`` trials.
@@ -461,22 +487,23 @@ def approximate_randomization(stats: Statistics, trials: int = AR_TRIALS, level:
     baseline's and the system's statistics; with ``M`` the swap mask and
     ``D`` the system's statistics minus the baseline's, the swapped sums are
     ``baseline + M @ D`` and ``system - M @ D``. One mask serves every
-    system in a trial.
+    system in a trial. Trials are counted block by block, so that memory
+    does not grow with their number.
     """
+    check_count(trials, MAX_AR_TRIALS, "randomization trials")
     observed = _observed_differences(stats)
-    intervals = paired_bootstrap(stats, interval_samples, level, seed)
+    intervals = paired_bootstrap(stats, interval_samples, level, seed, progress)
     layout, others = stats.layout, stats.systems - 1
     rng = np.random.default_rng(seed)
     totals = [np.cumsum(g, axis=1)[:, -1, :] if g.shape[1] else np.zeros(g.shape[::2]) for g in stats.groups]
     deltas = [(g[1:] - g[:1]).transpose(1, 0, 2).reshape(g.shape[1], others * layout.width)
               for g in stats.groups]
-    largest = max(g.shape[1] for g in stats.groups)
-    extreme = {name: [] for name in layout.names}
-    defined = {name: [] for name in layout.names}
+    extreme = {name: np.zeros(others, dtype=np.int64) for name in layout.names}
+    defined = {name: np.zeros(others, dtype=np.int64) for name in layout.names}
     # The swapped sums stand as (baseline against each other system, then
     # the others); a figure not applicable to either side stays NaN.
     usable = [np.concatenate([np.repeat(u[:1], others, axis=0), u[1:]]) for u in stats.usable]
-    for size in _blocks(trials, largest):
+    for size in _blocks(trials, stats, progress):
         per_group = []
         for group, total, delta, swapped_usable in zip(stats.groups, totals, deltas, usable):
             documents = group.shape[1]
@@ -491,16 +518,18 @@ def approximate_randomization(stats: Statistics, trials: int = AR_TRIALS, level:
             difference = f[:, others:] - f[:, :others]
             ok = ~np.isnan(difference)
             d = observed[name]
-            extreme[name].append(np.abs(np.where(ok, difference, 0.0)) >= np.abs(d) - TOLERANCE)
-            defined[name].append(ok)
+            far = np.abs(np.where(ok, difference, 0.0)) >= np.abs(d) - TOLERANCE
+            extreme[name] += (far & ok).sum(axis=0)
+            defined[name] += ok.sum(axis=0)
     out = []
     for s in range(others):
         tests = {}
         for name in layout.names:
             d = observed[name][s]
-            e = np.concatenate(extreme[name])[:, s]
-            ok = np.concatenate(defined[name])[:, s]
-            p, count, n = _p_value(e, ok) if not np.isnan(d) else (None, 0, 0)
+            count, n = int(extreme[name][s]), int(defined[name][s])
+            p = (count + 1) / (n + 1) if n and not np.isnan(d) else None
+            if p is None:
+                count = n = 0
             tests[name] = Comparison(_value(d), intervals[s][name].interval, p, count, n)
         out.append(tests)
     return out

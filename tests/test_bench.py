@@ -176,13 +176,34 @@ def test_plot(tmp_path):
     svg = (tmp_path / "scores.svg").read_text()
     assert "<text" in svg and "cs_toy" in svg  # labels kept as text, not paths
     assert ">70.9<" in svg  # value labels (cs_toy CoNLL F1 70.94)
-    assert "sys: CoNLL F1 per dataset (head match, without singletons" in svg  # system and settings
+    assert "sys: CoNLL F1 per dataset" in svg and "(head match, without singletons" in svg  # system and settings
     other = tmp_path / "other"
     shutil.copytree(SYSTEMS, other)
     run = run_cli("bench", KEYS, SYSTEMS, other, "--plot", tmp_path / "two.svg")
     assert run.code == 0, run.err
     two = (tmp_path / "two.svg").read_text()
     assert two.count(">70.9<") == 2 and ">other<" in two  # side by side, with a legend
+
+
+@pytest.mark.parametrize("folder", ["sys", "a_system_folder_with_a_rather_long_name_as_real_ones_have"])
+def test_plot_title_stays_whole_inside_the_figure(tmp_path, folder):
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    from corefud_scorer.plot import draw_benchmark
+
+    # Two datasets: the narrowest figure, where the title was cut.
+    bench = benchmark(pair_folders(str(KEYS), str(SYSTEMS))[:2], Options(), jobs=1)
+    figure = draw_benchmark(bench, [folder])
+    try:
+        figure.canvas.draw()
+        title = figure.axes[0].title
+        box = title.get_window_extent(figure.canvas.get_renderer())
+        assert box.x0 >= 0 and box.x1 <= figure.bbox.x1 and box.y1 <= figure.bbox.y1
+        assert "zeros by dependencies)" in title.get_text()
+        assert " ".join(title.get_text().split()).startswith(f"{folder}: CoNLL F1 per dataset")
+    finally:
+        plt.close(figure)
 
 
 def test_plot_problems_are_found_before_any_file_is_read(tmp_path, monkeypatch):

@@ -4,6 +4,7 @@ and the key read once."""
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 
@@ -79,14 +80,16 @@ def test_several_systems_give_each_the_figures_of_its_own_call(generated):
                   "-j", "2")
     assert run.code == 0, run.err
     data = run.json
-    assert [s["name"] for s in data["systems"]] == [str(g[k]) for k in ("base", "perfect", "mixed")]
+    # Each named by the shortest ending of its path that tells it apart.
+    named = {f"{k}/{g[k].name}": g[k] for k in ("base", "perfect", "mixed")}
+    assert [s["name"] for s in data["systems"]] == list(named)
     for entry in data["systems"]:
-        alone = run_cli(g["gold"], entry["name"], *CRAC, "--output", "json", "-q", "-j", "1").json
+        alone = run_cli(g["gold"], named[entry["name"]], *CRAC, "--output", "json", "-q", "-j", "1").json
         validate_result(entry)
         assert {k: v for k, v in entry.items() if k != "name"} == {k: v for k, v in alone.items() if k != "signature"}
     assert set(data["tests"]) == {"muc", "bcub", "ceafe", "zero", CONLL}
     for metric, by_system in data["tests"].items():
-        assert list(by_system) == [str(g["perfect"]), str(g["mixed"])]
+        assert list(by_system) == list(named)[1:]
         base = data["systems"][0]["metrics"][metric]["f1"]
         for entry in data["systems"][1:]:
             test = by_system[entry["name"]]
@@ -94,7 +97,7 @@ def test_several_systems_give_each_the_figures_of_its_own_call(generated):
             low, high = test["interval"]
             assert low <= test["difference"] <= high
     # The key itself against its generated response, over 16 documents.
-    assert data["tests"][CONLL][str(g["perfect"])]["p_value"] < 0.01
+    assert data["tests"][CONLL][f"perfect/{g['perfect'].name}"]["p_value"] < 0.01
     assert data["signature"].endswith("|m:muc,bcub,ceafe,zero|test:bs-1000|seed:12345")
 
 
@@ -107,7 +110,7 @@ def test_command_line_tests_are_those_of_the_library(generated):
     stats = Statistics.from_documents([[r.documents] for r in results], options.metric_list)
     (expected,) = approximate_randomization(stats, 3000, seed=7)
     for name, test in expected.items():
-        got = run.json["tests"][name][str(g["mixed"])]
+        got = run.json["tests"][name][f"mixed/{g['mixed'].name}"]
         assert got == {"difference": test.difference, "interval": list(test.interval), "p_value": test.p_value}
     # Every other document is the key's: better.
     assert expected[CONLL].difference > 0 and expected[CONLL].p_value < 1
@@ -124,10 +127,12 @@ def test_text_table_has_a_row_per_system_and_the_signature(generated):
     assert table[0].split()[:2] == ["metric", "system"] and "p-value" in table[0]
     body = table[1:]
     assert [row.split()[0] for row in body] == [m for m in ("muc", "bcub", "ceafe", "zero", CONLL) for _ in (0, 1)]
-    assert all(row.split()[1] == str(g["base"] if k % 2 == 0 else g["perfect"]) for k, row in enumerate(body))
+    assert all(row.split()[1] == f"{'base' if k % 2 == 0 else 'perfect'}/{g['base'].name}" for k, row in enumerate(body))
     assert all("baseline" in row for row in body[::2])
     perfect_muc = body[1]
-    assert "100.00 [100.00, 100.00]" in perfect_muc and perfect_muc.endswith("0.0020")  # 1/501
+    # 1/501, significant: marked as sacreBLEU marks it, the mark explained below.
+    assert "100.00 [100.00, 100.00]" in perfect_muc and perfect_muc.endswith("0.0020*")
+    assert lines[-2] == f"* p < 0.05: the difference from the baseline (base/{g['base'].name}) is significant at the 0.05 level"
     assert lines[-1].startswith("Signature: corefud-scorer ") and \
         lines[-1].endswith("|test:ar-500|ci:95%-200|seed:12345")
 
@@ -174,21 +179,23 @@ def test_bench_with_several_systems(tmp_path):
                   "-j", "2")
     assert run.code == 0, run.err
     data = run.json
-    assert [s["name"] for s in data["systems"]] == folders[1:]
+    named = {os.path.basename(folder): folder for folder in folders[1:]}
+    assert [s["name"] for s in data["systems"]] == ["base", "perfect", "mixed"]
     for entry in data["systems"][::2]:
-        alone = run_cli("bench", folders[0], entry["name"], "-t", "crac24", "--output", "json", "-q", "-j", "1").json
+        alone = run_cli("bench", folders[0], named[entry["name"]], "-t", "crac24", "--output", "json", "-q",
+                        "-j", "1").json
         validate_bench(entry)
         macro = entry["macro"]["metrics"]
         for name, figure in alone["macro"]["metrics"].items():
             assert macro[name]["f1"] == figure["f1"]
             assert macro[name]["interval"][0] <= macro[name]["interval"][1]
         assert entry["datasets"] == alone["datasets"]
-    perfect = data["tests"][CONLL][folders[2]]
+    perfect = data["tests"][CONLL]["perfect"]
     assert perfect["difference"] == 1.0 - data["systems"][0]["macro"]["metrics"][CONLL]["f1"]
     assert perfect["p_value"] == 1 / 1001
     text = run_cli("bench", *folders, "-m", "muc", "-q", "-j", "1").out
-    assert [line.split()[:2] for line in text.splitlines()[1:4]] == [["cs_b", folders[1]], ["cs_b", folders[2]],
-                                                                      ["cs_b", folders[3]]]
+    assert [line.split()[:2] for line in text.splitlines()[1:4]] == [["cs_b", "base"], ["cs_b", "perfect"],
+                                                                      ["cs_b", "mixed"]]
     assert "Macro-average over 2 datasets:" in text and text.splitlines()[-1].startswith("Signature: ")
     only = run_cli("bench", *folders, "-t", "crac24", "-b", "-q", "-j", "1").out.split()
     assert [float(x) for x in only] == [round(s["macro"]["metrics"][CONLL]["f1"] * 100, 2) for s in data["systems"]]
@@ -206,8 +213,8 @@ def test_bench_intervals_resample_within_datasets(tmp_path):
     benches = [benchmark(pair_folders(folders[0], f), options) for f in folders[1:]]
     stats = Statistics.from_documents([[r.documents for r in b.results] for b in benches], options.metric_list)
     (expected,) = paired_bootstrap(stats, 400)
-    assert data["tests"][CONLL][folders[2]]["p_value"] == expected[CONLL].p_value
-    assert data["tests"][CONLL][folders[2]]["interval"] == list(expected[CONLL].interval)
+    assert data["tests"][CONLL]["mixed"]["p_value"] == expected[CONLL].p_value
+    assert data["tests"][CONLL]["mixed"]["interval"] == list(expected[CONLL].interval)
 
 
 # --- usage errors and bad input ---

@@ -125,6 +125,8 @@ def test_score_the_example_then_a_broken_file(server, browser, tmp_path):
         perfect = page.locator("#score-table tr[data-metric=conll] td.f1").nth(1).inner_text()
         assert perfect.startswith("100.00")
         assert page.locator("#tests-table tr").count() > 1
+        # Two documents: the page shows the command line's warning about them.
+        assert "rest on 2 documents, fewer than 30" in page.locator("#warnings").inner_text()
         _shot(page, "web-systems.png")
 
     page.goto(server["url"] + "docs")

@@ -18,7 +18,8 @@ def test_serve_without_the_web_extra_says_what_to_install():
     assert run.returncode == 2
     assert run.stdout == ""
     assert run.stderr.strip().splitlines() == [
-        "corefud-scorer: error: serve needs the web extra (uvicorn is missing): pip install 'corefud-scorer[web]'"]
+        "corefud-scorer: error: serve needs the web extra (uvicorn is missing): pip install fastapi uvicorn "
+        "python-multipart (in a clone of the scorer: pip install '.[web]')"]
 
 
 @pytest.mark.parametrize("flags, message", [
@@ -31,3 +32,28 @@ def test_serve_refuses_bad_flags_before_starting(flags, message):
     assert run.code == 2 and run.out == ""
     assert run.err.splitlines()[-1].startswith("corefud-scorer serve: error: ")
     assert message in run.err
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line():
+    pytest.importorskip("uvicorn")
+    pytest.importorskip("fastapi")
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        run = run_cli("serve", "--port", port)
+    assert run.code == 2 and run.out == ""
+    assert run.err.splitlines() == [f"corefud-scorer: error: port {port} on 127.0.0.1 is in use: give another with --port"]
+
+
+def test_a_free_port_is_no_problem():
+    import socket
+
+    from corefud_scorer.cli.serve import port_problem
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert port_problem("127.0.0.1", port) is None

@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
     if argv and argv[0] == "serve":
         # The web service, imported only here: it calls the library, never
         # the command line.
-        from ..web.server import serve_main
+        from .serve import serve_main
 
         return guarded(serve_main, argv[1:], stdout, stderr)
     return run(argv, stdout, stderr)

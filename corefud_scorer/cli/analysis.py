@@ -16,7 +16,9 @@ def analyse(key_file, sys_file, options, jobs):
 
 
 def errors_main(argv: list[str], stdout, stderr) -> int:
-    """``corefud-scorer errors KEY SYS``: the error analysis alone."""
+    """What a response got wrong: its errors by category and what each costs.
+
+    (``corefud-scorer errors KEY SYS``; the first line is its line in ``--help``.)"""
     from ..errors_report import plot_errors, render_errors_text
     from ..report import SCHEMA_VERSION, render_json
     from ..settings import file_settings, option_settings

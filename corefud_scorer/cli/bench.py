@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-import os
 
 from .. import memory
 from ..presets import describe
 
-from .flags import (Progress, as_scored, build_bench_parser, distinct, measures_alone, options_from, primary_line,
-                    report_warnings, resampling_from, signature_of, systems_json)
+from .flags import (Progress, as_scored, build_bench_parser, compare_systems, distinct, measures_alone, options_from,
+                    names_from, primary_line, report_warnings, resampling_from, signature_of)
 
 
 def bench_main(argv: list[str], stdout, stderr) -> int:
+    """Many datasets at once (KEY_DIR SYS_DIR or a manifest), macro- and micro-averaged.
+
+    (``corefud-scorer bench``; the first line is its line in ``--help``.)"""
     from ..benchmark import benchmark, benchmark_systems, pair_folders, read_manifest
     from ..report import benchmark_json, benchmark_rows, render_json, render_table
+    from ..report_json import systems_json
 
     parser = build_bench_parser()
     args = parser.parse_args(argv)
@@ -31,6 +34,7 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
     measures_alone(parser, options, several or resampling.asked)
     if options.sync == "all":
         parser.error("--sync all prints one pair of files' four score sets; give bench one synchronisation")
+    names = names_from(args, parser, args.inputs if len(args.inputs) == 1 else args.inputs[1:])
     if args.plot:
         from ..plot import check_plot_path
 
@@ -38,10 +42,8 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
     memory.freeze()
     if len(args.inputs) == 1:
         systems_datasets = [read_manifest(args.inputs[0])]
-        names = [args.inputs[0]]
     else:
         systems_datasets = [pair_folders(args.inputs[0], folder) for folder in args.inputs[1:]]
-        names = list(args.inputs[1:])
     pairs = [(d.key, d.response) for i in range(len(systems_datasets[0])) for d in
              (datasets[i] for datasets in systems_datasets)]
     progress = Progress(pairs, stderr, args.quiet)
@@ -55,7 +57,7 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
     if args.plot:
         from ..plot import plot_benchmark
 
-        plot_benchmark(benches, args.plot, [os.path.basename(os.path.normpath(n)) for n in names])
+        plot_benchmark(benches, args.plot, names)
     for bench in benches:
         report_warnings(bench.results, args, stderr)
     fmt = benches[0].results[0].settings.get("format") if benches[0].results else None
@@ -63,10 +65,11 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
     signature = signature_of(options, fmt, resampling)
     systems = None
     if several or resampling.asked:
-        from ..comparison import compare, macro_figures
+        from ..comparison import macro_figures
 
-        systems = compare(names, [[r.documents for r in bench.results] for bench in benches],
-                          [macro_figures(bench) for bench in benches], options.metric_list, resampling, signature)
+        systems = compare_systems(names, [[r.documents for r in bench.results] for bench in benches],
+                                  [macro_figures(bench) for bench in benches], options, resampling, signature,
+                                  args, stderr, [dataset.name for dataset in benches[0].datasets])
     if args.output == "json":
         from ..comparison import add_intervals
 

@@ -33,6 +33,7 @@ def build_codalab_parser() -> argparse.ArgumentParser:
 
 
 def codalab_main(argv: list[str], stdout, stderr) -> int:
+    """A CodaLab / Codabench scoring program: INPUT_DIR/ref and INPUT_DIR/res scored into OUTPUT_DIR."""
     parser = build_codalab_parser()
     args = parser.parse_args(argv)
     if args.bundle:

@@ -1,7 +1,10 @@
-"""The scoring commands by their first word, each refusing bad input in
-one line: what ``corefud-scorer`` runs."""
+"""The commands by their first word, each refusing bad input in one line:
+what ``corefud-scorer`` runs. A command's one line in ``--help`` is the
+first line of its function's docstring."""
 
 from __future__ import annotations
+
+from functools import partial
 
 from ..errors import ScorerError
 from ..interrupts import report as report_interrupt
@@ -15,13 +18,27 @@ from .validate import validate_main
 
 COMMANDS = {"bench": bench_main, "errors": errors_main, "codalab": codalab_main, "convert": convert_main,
             "validate": validate_main}
+# Started by the command line's entry point (cli/serve.py), which imports the
+# web extra only then.
+SERVE = {"serve": "The evaluation page and HTTP API on this machine (needs the web extra)"}
+
+
+def summary(command) -> str:
+    """A command's one line: the first line of its docstring."""
+    lines = (command.__doc__ or "").strip().splitlines()
+    return lines[0].rstrip(".") if lines else ""
+
+
+def summaries() -> dict[str, str]:
+    """Every subcommand with its one line, ``serve`` last."""
+    return {**{name: summary(command) for name, command in COMMANDS.items()}, **SERVE}
 
 
 def run(argv: list[str], stdout, stderr) -> int:
-    """``corefud-scorer bench ...``, ``errors ...``, ``codalab ...``, ``convert ...`` or ``KEY SYS ...``."""
+    """``corefud-scorer COMMAND ...`` for a command of :data:`COMMANDS`, or ``KEY SYS ...``."""
     if argv and argv[0] in COMMANDS:
         return guarded(COMMANDS[argv[0]], argv[1:], stdout, stderr)
-    return guarded(pair_main, argv, stdout, stderr)
+    return guarded(partial(pair_main, commands=summaries()), argv, stdout, stderr)
 
 
 def guarded(command, argv: list[str], stdout, stderr) -> int:

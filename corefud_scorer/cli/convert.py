@@ -22,6 +22,7 @@ def build_convert_parser() -> argparse.ArgumentParser:
 
 
 def convert_main(argv: list[str], stdout, stderr) -> int:
+    """Convert a file between CorefUD, UA, CoNLL-2012 and jsonlines."""
     from ..convert import convert, loss_warning, target_format
 
     args = build_convert_parser().parse_args(argv)

@@ -7,14 +7,17 @@ from __future__ import annotations
 import argparse
 
 from .. import __version__
+from ..errors import ScorerError
 from ..parallel import available_cores
 from ..presets import PRESETS
 from ..readers import formats
 from ..comparison import Resampling
 from ..option_fields import OptionConflict, check_compared, check_tests, resolve
-from ..report_json import as_scored, signature_of, systems_json  # noqa: F401  (the commands' names)
+from ..report_json import as_scored, signature_of  # noqa: F401  (the commands' names)
 from ..results import ALL_METRICS, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options
-from ..significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL
+from ..significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES
+
+from .usage import Parser
 
 PROG = "corefud-scorer"
 INTERRUPTED = 130
@@ -23,8 +26,9 @@ INTERRUPTED = 130
 def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
     # Defaults are filled in after parsing, so that a flag given against a
     # preset can be told from a default.
-    parser.add_argument("-m", "--metrics", nargs="+", choices=[*GROUPS, *METRIC_NAMES],
-                        help="metrics to compute (CorefUD files: default all = " + " ".join(ALL_METRICS)
+    parser.add_argument("-m", "--metrics", nargs="+", choices=[*GROUPS, *METRIC_NAMES], metavar="METRIC",
+                        help="metrics to compute, each one of " + ", ".join([*GROUPS, *METRIC_NAMES])
+                        + " (CorefUD files: default all = " + " ".join(ALL_METRICS)
                         + "; UA files: default conll = muc bcub ceafe, all = " + " ".join(UA_ALL_METRICS)
                         + "; every = all, mention and the further measures)")
     parser.add_argument("--sync", choices=SYNC_CHOICES,
@@ -82,31 +86,38 @@ def _add_resampling_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "several systems, confidence intervals and significance tests",
         "resampling documents (within each dataset for bench); the first system is the baseline")
-    group.add_argument("--confidence", type=_positive, nargs="?", const=BOOTSTRAP_SAMPLES, metavar="N",
+    samples = _count(MAX_BOOTSTRAP_SAMPLES, "samples")
+    group.add_argument("--confidence", type=samples, nargs="?", const=BOOTSTRAP_SAMPLES, metavar="N",
                        help=f"{LEVEL * 100:g}%% percentile bootstrap intervals of every figure "
-                       f"(N samples, default {BOOTSTRAP_SAMPLES})")
+                       f"(N samples, default {BOOTSTRAP_SAMPLES}, at most {MAX_BOOTSTRAP_SAMPLES:,})")
     tests = group.add_mutually_exclusive_group()
-    tests.add_argument("--paired-bs", type=_positive, nargs="?", const=BOOTSTRAP_SAMPLES, metavar="N",
-                       help=f"paired bootstrap test against the first system (N samples, default {BOOTSTRAP_SAMPLES})")
-    tests.add_argument("--paired-ar", type=_positive, nargs="?", const=AR_TRIALS, metavar="N",
+    tests.add_argument("--paired-bs", type=samples, nargs="?", const=BOOTSTRAP_SAMPLES, metavar="N",
+                       help=f"paired bootstrap test against the first system (N samples, default "
+                       f"{BOOTSTRAP_SAMPLES}, at most {MAX_BOOTSTRAP_SAMPLES:,})")
+    tests.add_argument("--paired-ar", type=_count(MAX_AR_TRIALS, "trials"), nargs="?", const=AR_TRIALS, metavar="N",
                        help=f"approximate randomization test against the first system "
-                       f"(N trials, default {AR_TRIALS})")
+                       f"(N trials, default {AR_TRIALS}, at most {MAX_AR_TRIALS:,})")
     group.add_argument("--seed", type=_natural, default=DEFAULT_SEED,
                        help="the resampling's random seed (default: %(default)s)")
     group.add_argument("-w", "--width", type=_decimals, default=2,
                        help="decimals of the figures in text output (default: %(default)s)")
+    group.add_argument("--names", metavar="A,B,...",
+                       help="the systems' names in tables and JSON, one per response, separated by commas "
+                       "(\\, for a comma in a name; default: the shortest ending of each path that tells "
+                       "them apart)")
     group.add_argument("-b", "--score-only", action="store_true",
                        help="print the primary figure alone (CoNLL F1, else the first metric's F1), "
                        "one line per system")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=PROG, description="Coreference scorer for documents in the CorefUD 1.x scheme. "
-        f"'{PROG} bench ...' scores many datasets at once (--leaderboard: the official results table); "
-        f"'{PROG} codalab INPUT_DIR OUTPUT_DIR' is a CodaLab / Codabench scoring program; "
-        f"'{PROG} serve' starts the evaluation page and HTTP API (the 'web' extra); "
-        f"'{PROG} validate SYS --key KEY' lists every problem of a submission.")
+def build_parser(commands: dict[str, str] | None = None) -> argparse.ArgumentParser:
+    """``corefud-scorer KEY SYS ...``; ``commands`` (name -> one line) are
+    the subcommands its help lists."""
+    parser = Parser(
+        prog=PROG, commands=commands,
+        description="Coreference scorer for documents in the CorefUD 1.x scheme, UA files and "
+        f"CoNLL-2012 files: '{PROG} KEY SYS' scores a response against a key, or one of the "
+        "commands below.")
     parser.add_argument("key_file", help="the key (gold) file, or - for standard input")
     parser.add_argument("sys_files", nargs="+", metavar="sys_file",
                         help="the response (system) file, or - for standard input; several are "
@@ -120,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def build_errors_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=f"{PROG} errors",
         description="What the response got wrong: the corrections that turn it into the key, "
         "by category (span error, missing/extra mention, missing/extra entity, divided entity, "
@@ -139,8 +150,8 @@ def build_errors_parser() -> argparse.ArgumentParser:
 
 
 def build_bench_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=f"{PROG} bench",
+    parser = Parser(
+        prog=f"{PROG} bench", usage="%(prog)s [options] KEY_DIR SYS_DIR [SYS_DIR ...] | MANIFEST",
         description="Score a system over many datasets: KEY_DIR SYS_DIR (files paired by name, "
         "dataset = the part before '-corefud-') or one MANIFEST of 'dataset key response' lines. "
         "Several systems: KEY_DIR SYS_DIR SYS_DIR ...")
@@ -174,6 +185,19 @@ def _whole(text: str, least: int) -> int:
 
 def _positive(text: str) -> int:
     return _whole(text, 1)
+
+
+def _count(limit: int, what: str):
+    """A number of samples or trials from 1 to ``limit``: past it, memory
+    and time would grow for no gain in precision."""
+    def count(text: str) -> int:
+        value = _positive(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"at most {limit:,} {what}, not {value:,}")
+        return value
+
+    count.__name__ = what  # argparse names the type in its own messages
+    return count
 
 
 def _natural(text: str) -> int:
@@ -269,6 +293,46 @@ class Progress:
             self.bar.close()
 
 
+# Seconds of resampling before its progress bar shows: a short run stays quiet.
+RESAMPLING_DELAY = 1.0
+
+
+def resampling_bar(resampling: Resampling, stderr, quiet: bool):
+    """A progress bar of the samples and trials drawn, on a terminal (not
+    with -q), shown once resampling has taken :data:`RESAMPLING_DELAY`
+    seconds; None where none is shown."""
+    if quiet or not resampling.asked or not getattr(stderr, "isatty", lambda: False)():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=resampling.work, unit="sample", unit_scale=True, desc="resampling", file=stderr,
+                dynamic_ncols=True, leave=False, delay=RESAMPLING_DELAY)
+
+
+def compare_systems(names, documents, figures, options: Options, resampling: Resampling, signature: str,
+                    args, stderr, groups: list[str] | None = None):
+    """:func:`.comparison.compare` with a progress bar on a terminal, and its
+    warnings (too few documents) on stderr unless -q."""
+    from ..comparison import compare
+
+    bar = resampling_bar(resampling, stderr, args.quiet)
+    try:
+        systems = compare(names, documents, figures, options.metric_list, resampling, signature,
+                          bar.update if bar is not None else None, groups)
+    except MemoryError:
+        # Under a memory limit below a block's needs (numpy's _ArrayMemoryError).
+        raise ScorerError(f"not enough memory to resample {resampling.work:,} samples and trials over "
+                          f"{len(documents)} system{'s' if len(documents) != 1 else ''}: give fewer "
+                          "(--confidence N, --paired-bs N, --paired-ar N)") from None
+    finally:
+        if bar is not None:
+            bar.close()
+    if not args.quiet:
+        for line in systems.warnings:
+            print(f"{PROG}: warning: {line}", file=stderr)
+    return systems
+
+
 def score_pairs(pairs, options, args, stderr):
     from ..api import score_many
 
@@ -298,6 +362,27 @@ def distinct(parser, names: list[str]) -> None:
         if name in seen:
             parser.error(f"{name} is given twice: each system once")
         seen.add(name)
+
+
+def names_from(args: argparse.Namespace, parser: argparse.ArgumentParser, paths: list[str]) -> list[str]:
+    """The systems' names: ``--names``, one per system and each once, or
+    each path's shortest ending that tells it from the others."""
+    from ..comparison import short_names, split_names
+
+    if args.names is None:
+        return short_names(paths)
+    names = split_names(args.names)
+    if len(names) != len(paths):
+        parser.error(f"--names gives {len(names)} name{'s' if len(names) != 1 else ''} for "
+                     f"{len(paths)} system{'s' if len(paths) != 1 else ''}: one per response, separated by commas")
+    if not all(names):
+        parser.error("--names: a name is empty")
+    seen = set()
+    for name in names:
+        if name in seen:
+            parser.error(f"--names: {name} is given twice: each system its own name")
+        seen.add(name)
+    return names
 
 
 def primary_line(conll, metrics: dict, options: Options, decimals: int) -> str:

@@ -12,20 +12,22 @@ from ..option_fields import OptionConflict, check_errors
 from ..results import Options
 
 from .analysis import analyse
-from .flags import (Progress, as_scored, build_parser, distinct, measures_alone, options_from, primary_line,
-                    report_warnings, resampling_from, score_pairs, signature_of)
+from .flags import (Progress, as_scored, build_parser, compare_systems, distinct, measures_alone, options_from,
+                    names_from, primary_line, report_warnings, resampling_from, score_pairs, signature_of)
 
 
-def pair_main(argv: list[str], stdout, stderr) -> int:
+def pair_main(argv: list[str], stdout, stderr, commands: dict[str, str] | None = None) -> int:
+    """``commands``: the subcommands ``--help`` lists (name -> one line)."""
     from ..report import render_table, render_text
 
-    parser = build_parser()
+    parser = build_parser(commands)
     args = parser.parse_args(argv)
     options = options_from(args, parser, stderr)
     files = [args.key_file, *args.sys_files]
     if files.count("-") > 1:
         parser.error("only one of KEY and SYS can be - (standard input)")
     distinct(parser, args.sys_files)
+    names = names_from(args, parser, args.sys_files)
     resampling = resampling_from(args, parser, len(args.sys_files))
     if args.errors:
         try:
@@ -37,13 +39,13 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
     # collections between documents walk only what the documents made.
     memory.freeze()
     if len(args.sys_files) > 1 or resampling.asked:
-        return _systems_main(args, options, resampling, stdout, stderr)
+        return _systems_main(args, options, resampling, names, stdout, stderr)
     (result,) = score_pairs([(args.key_file, args.sys_files[0])], options, args, stderr)
     errors = analyse(args.key_file, args.sys_files[0], options, args.jobs) if args.errors else None
     options = as_scored(options, [result])
     report_warnings([result], args, stderr)
     if args.output == "json":
-        stdout.write(render_scores(args.sys_files, [result], options, resampling, args.per_doc,
+        stdout.write(render_scores(names, [result], options, resampling, args.per_doc,
                                    args.shared_task, errors))
         return 0
     if args.score_only:
@@ -62,10 +64,10 @@ def pair_main(argv: list[str], stdout, stderr) -> int:
     return 0
 
 
-def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr) -> int:
+def _systems_main(args, options: Options, resampling: Resampling, names: list[str], stdout, stderr) -> int:
     """Several responses against one key, or intervals or tests asked for."""
     from ..api import score_systems
-    from ..comparison import compare, pair_figures, render
+    from ..comparison import pair_figures, render
     from ..report import header, render_table
 
     pairs = [(args.key_file, name) for name in args.sys_files]
@@ -76,14 +78,14 @@ def _systems_main(args, options: Options, resampling: Resampling, stdout, stderr
     finally:
         progress.close()
     report_warnings(results, args, stderr)
-    names = list(args.sys_files)
-    if args.output == "json":
-        stdout.write(render_scores(names, results, options, resampling, args.per_doc, args.shared_task))
-        return 0
     options = as_scored(options, results)
     signature = signature_of(options, results[0].settings.get("format"), resampling)
-    systems = compare(names, [[r.documents] for r in results], [pair_figures(r) for r in results],
-                      options.metric_list, resampling, signature)
+    systems = compare_systems(names, [[r.documents] for r in results], [pair_figures(r) for r in results],
+                              options, resampling, signature, args, stderr)
+    if args.output == "json":
+        stdout.write(render_scores(names, results, options, resampling, args.per_doc, args.shared_task,
+                                   systems=systems))
+        return 0
     if args.score_only:
         for result in results:
             stdout.write(primary_line(result.conll, result.metrics, options, args.width))

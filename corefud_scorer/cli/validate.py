@@ -33,6 +33,7 @@ def build_validate_parser() -> argparse.ArgumentParser:
 
 
 def validate_main(argv: list[str], stdout, stderr) -> int:
+    """Every problem of a submission against its key, not only the first."""
     from ..report import render_json
     from ..validation import validate
 

@@ -20,6 +20,7 @@ from ..errors import ScorerError
 from ..model import SourceDocument
 from ..problems import STOP, Problems
 from ..profile import FormatProfile
+from .files import head
 
 # Name -> module; the first format whose sniff() accepts a file is detected.
 # The default format is listed last: it is what a file nobody claims is read as.
@@ -47,11 +48,8 @@ def profiles() -> dict[str, FormatProfile]:
 
 
 def _head(path: str, size: int = 8192) -> str:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(size).decode("utf-8", errors="replace").lstrip("\ufeff")
-    except OSError:
-        return ""  # the reader reports the problem with the file
+    # Nothing for a file that cannot be read: its reader reports the problem.
+    return head(path, size).decode("utf-8", errors="replace").lstrip("\ufeff")
 
 
 def detect_format(path: str) -> str:

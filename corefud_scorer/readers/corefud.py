@@ -724,10 +724,10 @@ def count_documents(path: str) -> int:
     (for progress display only; a file without them is one document)."""
     count = 0
     try:
-        with open(path, "rb") as handle:
+        with open_bytes(path, "CoNLL-U") as handle:
             for line in handle:
                 if line.startswith(b"# newdoc"):
                     count += 1
-    except OSError:
+    except (OSError, ScorerError):
         return 0
     return max(count, 1)

@@ -10,14 +10,15 @@ from ..profile import OPTIONAL_FEATURES
 from ..readers import profiles
 from ..registry import CONLL_SCORE, MEASURES
 from ..results import GROUPS
+from ..significance import MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES
 
 TRUE = {"1", "true", "on", "yes"}
 FALSE = {"", "0", "false", "off", "no"}
 # Several values of a field of choices: repeated fields, or one field split
 # on commas and spaces.
 SEPARATORS = ","
-# Resampling counts past this are refused: one request must not hold a worker for hours.
-LARGEST = 10 ** 7
+# Resampling counts past the library's limits are refused, as the command line refuses them.
+LARGEST = {"confidence": MAX_BOOTSTRAP_SAMPLES, "paired_bs": MAX_BOOTSTRAP_SAMPLES, "paired_ar": MAX_AR_TRIALS}
 
 
 class OptionError(ValueError):
@@ -48,7 +49,7 @@ def _whole(name: str, value: str, least: int, most: int | None = None) -> int:
     if number < least:
         raise OptionError(f"field {name!r}: must be at least {least}: {number}")
     if most is not None and number > most:
-        raise OptionError(f"field {name!r}: this server resamples at most {most} times: {number}")
+        raise OptionError(f"field {name!r}: at most {most:,}, not {number:,}")
     return number
 
 
@@ -78,7 +79,7 @@ def read_form(form: dict[str, list[str]]) -> dict:
             if lowered in TRUE:
                 asked[name] = field.default
             elif lowered not in FALSE:
-                asked[name] = _whole(name, value, 1, LARGEST)
+                asked[name] = _whole(name, value, 1, LARGEST.get(name))
         elif field.kind == NUMBER:
             if value:
                 asked[name] = _whole(name, value, 0)

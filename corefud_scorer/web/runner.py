@@ -53,11 +53,21 @@ def score_request(key: Upload, responses: list[Upload], asked: dict) -> Answer:
         gc.collect()
 
 
+def distinct_names(labels: list[str]) -> list[str]:
+    """The uploads' file names, made distinct where two are alike (two
+    folders' ``sys.conllu`` are ``sys.conllu`` and ``sys.conllu (2)``)."""
+    names: list[str] = []
+    for label in labels:
+        name, copy = label, 1
+        while name in names:
+            copy += 1
+            name = f"{label} ({copy})"
+        names.append(name)
+    return names
+
+
 def _scores(key: Upload, responses: list[Upload], asked: dict) -> str:
-    names = [r.name for r in responses]
-    for index, name in enumerate(names):
-        if name in names[:index]:
-            raise OptionConflict(f"{name} is given twice: each system once (rename one of the files)")
+    names = distinct_names([r.name for r in responses])
     options = resolve(asked, asked.get("format") or detect_format(key.path)).options
     paired_bs, paired_ar = asked.get("paired_bs"), asked.get("paired_ar")
     check_tests(paired_bs, paired_ar, len(responses))

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
+import socket
 import sys
 
-from .place import LOOPBACK, where
+from ..web.place import LOOPBACK, where
+from .usage import Parser
 
 PROG = "corefud-scorer serve"
 
 
 def build_serve_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=PROG, description="Serve the evaluation page and the JSON API. Only this machine can "
         "reach it unless --host 0.0.0.0 is given.")
     parser.add_argument("--host", default="127.0.0.1",
@@ -33,7 +36,27 @@ def check_host(host: str) -> str | None:
     return f"--host {host}: give 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)"
 
 
+def port_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port`` (a port in use, or
+    one this user may not take), or None: tried before anything is printed,
+    with the address reuse the server itself asks for."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as err:
+        if err.errno == errno.EADDRINUSE:
+            return f"port {port} on {host} is in use: give another with --port"
+        if err.errno == errno.EACCES:
+            return f"port {port} on {host}: permission denied (ports below 1024 need privileges): give another with --port"
+        return f"cannot listen on {host} port {port}: {err.strerror or err}"
+    return None
+
+
 def serve_main(argv: list[str], stdout=None, stderr=None) -> int:
+    """``corefud-scorer serve``: the page and API, once the flags and the
+    port are known to be right."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     parser = build_serve_parser()
@@ -48,10 +71,15 @@ def serve_main(argv: list[str], stdout=None, stderr=None) -> int:
     try:
         import uvicorn
 
-        from .app import create_app
+        from ..web.app import create_app
     except ImportError as err:
         print(f"corefud-scorer: error: serve needs the web extra ({err.name} is missing): "
-              "pip install 'corefud-scorer[web]'", file=stderr)
+              "pip install fastapi uvicorn python-multipart (in a clone of the scorer: pip install '.[web]')",
+              file=stderr)
+        return 2
+    problem = port_problem(args.host, args.port)
+    if problem:
+        print(f"corefud-scorer: error: {problem}", file=stderr)
         return 2
     # The scoring command leaves the collector off for its one short run; a
     # server runs for long, so it turns it back on.

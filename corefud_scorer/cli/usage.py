@@ -1,0 +1,71 @@
+"""How the command line answers a mistake in its flags and ``--help``.
+
+A mistake is two lines: a one-line usage (the positional arguments and
+``[options]``, never the option list) and the message, in plain words, as the
+last line. ``--help`` lists the subcommands, one line each, before the
+options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+from ..errors import plain_list
+
+# argparse's own wording, with Python's quoting of values and lists.
+_INVALID_CHOICE = re.compile(r"^(argument [^:]+): invalid choice: '?(.*?)'? \(choose from (.*)\)$")
+_QUOTED = re.compile(r"'([^']*)'")
+
+
+def plain_message(message: str) -> str:
+    """argparse's messages without Python's quotes and brackets."""
+    found = _INVALID_CHOICE.match(message)
+    if found:
+        where, value, choices = found.groups()
+        return f"{where}: {value} is not one of {plain_list(_QUOTED.findall(choices) or choices.split(', '), 'or')}"
+    return message
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose mistakes are a short usage and one line;
+    ``commands`` (name -> one line) are listed by ``--help``."""
+
+    def __init__(self, *args, commands: dict[str, str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.commands = dict(commands or {})
+
+    def short_usage(self) -> str:
+        if self.usage:
+            lines = ["usage: " + self.usage % {"prog": self.prog}]
+        else:
+            formatter = self._get_formatter()
+            positionals = " ".join(formatter._format_args(action, action.metavar or action.dest)
+                                   for action in self._get_positional_actions())
+            lines = [f"usage: {self.prog} [options] {positionals}".rstrip()]
+        if self.commands:
+            lines.append(f"       {self.prog} {{{','.join(self.commands)}}} ...")
+        return "\n".join(lines) + f"  ({self.prog} --help lists the options)\n"
+
+    def error(self, message: str):
+        self._print_message(self.short_usage(), sys.stderr)
+        self.exit(2, f"{self.prog}: error: {plain_message(message)}\n")
+
+    def format_help(self) -> str:
+        # argparse's own layout, with the commands after the description.
+        formatter = self._get_formatter()
+        formatter.add_usage(self.usage, self._actions, self._mutually_exclusive_groups)
+        formatter.add_text(self.description)
+        if self.commands:
+            formatter.start_section(f"commands ({self.prog} COMMAND --help for each)")
+            formatter.add_arguments([argparse.Action([], name, metavar=name, help=line)
+                                     for name, line in self.commands.items()])
+            formatter.end_section()
+        for group in self._action_groups:
+            formatter.start_section(group.title)
+            formatter.add_text(group.description)
+            formatter.add_arguments(group._group_actions)
+            formatter.end_section()
+        formatter.add_text(self.epilog)
+        return formatter.format_help()

@@ -1,0 +1,188 @@
+"""The README's examples run as written: every shell command of a ``sh``
+block that uses the bundled fixtures, the Python API block, and the JSON
+shapes it documents."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import shlex
+import subprocess
+from fractions import Fraction
+
+import pytest
+
+from conftest import FIXTURES, ROOT, Run
+
+from corefud_scorer.cli import main
+from corefud_scorer.dropin import main as conll_main
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+COMMANDS = {"corefud-scorer": main, ".venv/bin/corefud-scorer": main, "conll-scorer": conll_main}
+
+
+def blocks(language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```", README, re.M | re.S)
+
+
+def _lines(block: str) -> list[list[str]]:
+    """A block's command lines as words (``&&`` splits a line), comments out."""
+    found = []
+    for line in block.replace("\\\n", " ").splitlines():
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError:
+            assert "fixtures/" not in line, line  # an example to run must parse
+            continue
+        command: list[str] = []
+        for word in words + ["&&"]:
+            if word != "&&":
+                command.append(word)
+                continue
+            if command[:3] == ["python", "-m", "corefud_scorer"]:
+                command = ["corefud-scorer", *command[3:]]
+            if command:
+                found.append(command)
+            command = []
+    return found
+
+
+def fixture_blocks() -> list[list[list[str]]]:
+    """Per ``sh`` block, in order, the lines to run: the scorer's commands
+    that name a bundled file or one an earlier line of the block wrote, and
+    the ``sed`` lines that write such a file."""
+    found = []
+    for block in blocks("sh"):
+        written: set[str] = set()
+        runnable = []
+        for words in _lines(block):
+            names = set(words)
+            if words[0] == "sed" and ">" not in words and any(w.startswith("fixtures/") for w in words):
+                continue
+            if words[0] in COMMANDS and (any(w.startswith("fixtures/") for w in words) or names & written):
+                runnable.append(words)
+                if words[1:2] == ["convert"]:
+                    written.add(words[3])
+            elif words[0] == "sed" and any(w.startswith("fixtures/") for w in words):
+                # It writes with '>', which shlex keeps as a word.
+                runnable.append(words)
+                written.add(words[words.index(">") + 1])
+        if any(words[0] in COMMANDS for words in runnable):
+            found.append(runnable)
+    return found
+
+
+BLOCKS = fixture_blocks()
+COMMAND_LINES = [words for block in BLOCKS for words in block if words[0] in COMMANDS]
+
+
+def test_the_readme_has_runnable_examples():
+    assert len(COMMAND_LINES) >= 8, COMMAND_LINES
+    assert any(c[:2] == ["corefud-scorer", "bench"] for c in COMMAND_LINES)
+    assert any(c[:2] == ["corefud-scorer", "errors"] for c in COMMAND_LINES)
+    assert any(c[:2] == ["corefud-scorer", "convert"] for c in COMMAND_LINES)
+    assert any(c[:2] == ["corefud-scorer", "validate"] for c in COMMAND_LINES)
+    assert any(c[0] == ".venv/bin/corefud-scorer" for c in COMMAND_LINES)
+
+
+def _run(command: list[str]) -> Run:
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = COMMANDS[command[0]](command[1:], stdout=out, stderr=err)
+    except SystemExit as exit_:
+        code = exit_.code
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[" ".join(next(c for c in b if c[0] in COMMANDS))[:80] for b in BLOCKS])
+def test_a_readme_block_runs(block, tmp_path, monkeypatch):
+    # From a folder that sees the fixtures as a clone's top does, so that
+    # anything a command writes (a plot, a converted file) lands in the test's folder.
+    (tmp_path / "fixtures").symlink_to(FIXTURES, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    for command in block:
+        if command[0] == "sed":
+            cut = command.index(">")
+            done = subprocess.run(command[:cut], capture_output=True, check=True)
+            (tmp_path / command[cut + 1]).write_bytes(done.stdout)
+            continue
+        run = _run(command)
+        assert "Traceback" not in run.err
+        if command[1:2] == ["validate"]:
+            # It lists what is wrong: 0 when the submission would be scored, 2 when not.
+            assert run.code in (0, 2) and run.out.strip(), run.err
+            continue
+        assert run.code == 0, (command, run.err)
+        if command[1:2] == ["convert"]:
+            assert (tmp_path / command[3]).stat().st_size > 0
+            continue
+        assert run.out.strip()
+        if "json" in command:
+            assert run.json["schema_version"] == 1
+
+
+def test_the_python_api_block_runs(monkeypatch):
+    (block,) = blocks("python")
+    monkeypatch.chdir(ROOT)
+    names: dict = {}
+    exec(compile(block, "README.md", "exec"), names)  # noqa: S102 - the README's own example
+    result = names["result"]
+    assert result.metrics["muc"].counts.recall_den == 7 and result.metrics["muc"].recall == 4 / 7
+    alpha = names["alpha_value"](names["alpha"](names["contingency_of"]([{"a", "b", "c"}, {"d"}],
+                                                                         [{"a", "b"}, {"c", "d"}])))
+    assert Fraction(alpha).limit_denominator(1000) == Fraction(12, 47)
+    assert [d.name for d in names["bench"].datasets] == ["cs_toy", "el_toy", "hi_toy", "ru_toy"]
+
+
+def _example_json():
+    out, err = io.StringIO(), io.StringIO()
+    key, response = FIXTURES / "example" / "key.conllu", FIXTURES / "example" / "response.conllu"
+    assert main([str(key), str(response), "--output", "json", "--per-doc"], stdout=out, stderr=err) == 0
+    return out.getvalue()
+
+
+def test_the_json_example_is_what_the_example_prints():
+    (example,) = [b for b in blocks("json") if '"schema_version": 1' in b and "per_document" in b]
+    text = _example_json()
+    data = json.loads(text)
+    # Whole-number counts print as integers, as the example shows them.
+    assert '"recall_num": 4,' in text and '"recall_num": 4.0' not in text
+    for name in ("muc", "zero"):
+        shown = re.search(rf'"{name}":.*?"counts": (\{{[^{{}}]*\}})', example, re.S).group(1)
+        assert json.loads(shown) == data["metrics"][name]["counts"]
+        figures = re.search(rf'"{name}":\s*\{{"recall": ([\d.]+), "precision": ([\d.]+), "f1": ([\d.]+)', example)
+        for value, key in zip(figures.groups(), ("recall", "precision", "f1")):
+            assert round(data["metrics"][name][key], 4) == float(value)
+    sizes = dict(re.findall(r'"(documents|tokens|key_mentions|response_mentions|key_entities|response_entities)": '
+                            r'(\d+)', example.split('"per_document"')[0]))
+    assert len(sizes) == 6 and {k: data[k] for k in sizes} == {k: int(v) for k, v in sizes.items()}
+    dropped = json.loads(re.search(r'"counts": (\{"key_singletons_dropped"[^}]*\})', example).group(1))
+    assert dropped == data["counts"]
+    assert re.search(r'"per_document": \[\{"document": "walk"', example) and data["per_document"][0]["document"] == "walk"
+
+
+def test_the_error_analysis_json_is_documented_as_printed():
+    out = io.StringIO()
+    key, response = FIXTURES / "example" / "key.conllu", FIXTURES / "example" / "response.conllu"
+    assert main(["errors", str(key), str(response), "--output", "json"], stdout=out, stderr=io.StringIO()) == 0
+    data = json.loads(out.getvalue())
+    assert '`{"schema_version": 1, "errors": {...}, "settings": {...}}`' in README
+    assert list(data) == ["schema_version", "errors", "settings"]
+    documented = re.search(r'It holds `\{"counts":(.*?)`,', README, re.S).group(1)
+    top = re.findall(r'"(\w+)":\s*(?:\{|\[)', '{"counts": ' + documented)
+    assert list(dict.fromkeys(k for k in top if k in data["errors"])) == list(data["errors"])
+    assert set(re.findall(r'"(\w+)": N', documented)) == set(data["errors"]["counts"])
+    assert set(data["errors"]["method"]) == {"heads", "pronouns", "span_rules"}
+
+
+def test_install_hints_say_what_works_from_a_clone():
+    # The package is on no index: a hint naming it alone would fail.
+    sources = [README] + [path.read_text(encoding="utf-8") for path in (ROOT / "corefud_scorer").rglob("*.py")]
+    for text in sources:
+        for hint in re.findall(r"pip install '?corefud-scorer\[\w+\]'?", text):
+            assert "finds nothing" in text[text.index(hint):text.index(hint) + 120], hint
+    assert ". .venv/bin/activate" in README and ".venv/bin/corefud-scorer" in README
+    assert "pip install '.[plot]'" in README
