@@ -10,6 +10,7 @@ import gc
 import io
 import re
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -68,7 +69,7 @@ def generated(tmp_path_factory):
 
 def _macro(run, systems):
     data = run.json
-    entries = data["systems"] if "systems" in data else [{"name": systems[0], **data}]
+    entries = data["systems"] if "systems" in data else [{"name": Path(systems[0]).name, **data}]
     return {e["name"]: e for e in entries}
 
 
@@ -89,14 +90,14 @@ def _check_against_bench(gold, systems, preset, zero_method, zero):
         assert run.code == 0, run.err
         bench = _macro(run, systems)
         for system in systems:
-            assert rows[str(system)][column] == bench[str(system)]["macro"]["metrics"]["conll"]["f1"], \
+            assert rows[Path(system).name][column] == bench[Path(system).name]["macro"]["metrics"]["conll"]["f1"], \
                 (column, system)
             if column == data["primary"] and zero:
-                assert data["zero"][str(system)] == bench[str(system)]["macro"]["metrics"]["zero"]["f1"]
+                assert data["zero"][Path(system).name] == bench[Path(system).name]["macro"]["metrics"]["zero"]["f1"]
             if column == data["primary"]:
-                for dataset, entry in zip(data["datasets"], bench[str(system)]["datasets"]):
+                for dataset, entry in zip(data["datasets"], bench[Path(system).name]["datasets"]):
                     assert dataset["dataset"] == entry["dataset"]
-                    mine = next(s for s in dataset["systems"] if s["system"] == str(system))
+                    mine = next(s for s in dataset["systems"] if s["system"] == Path(system).name)
                     assert mine[column] == entry["metrics"]["conll"]["f1"]
     return data
 
@@ -105,15 +106,15 @@ def test_columns_equal_four_bench_runs_on_generated_datasets(generated):
     systems = [generated[k] for k in ("base", "perfect", "mixed", "twin", "some")]
     data = _check_against_bench(generated["gold"], systems, "crac26", "dependent", zero=True)
     ranked = [row["system"] for row in data["leaderboard"]]
-    assert ranked[:2] == [str(generated["perfect"]), str(generated["twin"])]
-    assert ranked[2:] == [str(generated["mixed"]), str(generated["some"]), str(generated["base"])]
+    assert ranked[:2] == [Path(generated["perfect"]).name, Path(generated["twin"]).name]
+    assert ranked[2:] == [Path(generated["mixed"]).name, Path(generated["some"]).name, Path(generated["base"]).name]
     assert [row["rank"] for row in data["leaderboard"]] == [1, 1, 3, 4, 5]
 
 
 def test_columns_equal_four_bench_runs_on_the_fixtures_with_crac22():
     data = _check_against_bench(KEYS, [SYSTEMS, KEYS], "crac22", "linear", zero=False)
     assert data["primary"] == "partial" and data["zero"] is None
-    assert data["leaderboard"][0]["system"] == str(KEYS) and data["leaderboard"][0]["partial"] == 1.0
+    assert data["leaderboard"][0]["system"] == Path(KEYS).name and data["leaderboard"][0]["partial"] == 1.0
 
 
 def test_clusters_follow_the_test_between_neighbours(generated):
@@ -132,7 +133,7 @@ def test_clusters_follow_the_test_between_neighbours(generated):
     assert tests[1]["p_value"] < 0.05 and rows[2]["cluster"] == 2
     # each p-value is bench's own paired test with the system above as the baseline
     for above, row, test in zip(rows, rows[1:], tests):
-        run = run_cli("bench", generated["gold"], above["system"], row["system"], "-t", "crac26",
+        run = run_cli("bench", generated["gold"], generated[above["system"]], generated[row["system"]], "-t", "crac26",
                       "--paired-ar", "999", "--output", "json", "-q", "-j", "1")
         paired = run.json["tests"]["conll"][row["system"]]
         assert paired["p_value"] == test["p_value"] and paired["difference"] == test["difference"]

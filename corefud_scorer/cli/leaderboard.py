@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import memory
 from ..presets import describe
 
-from .flags import PROG, Progress, distinct, options_from
+from .flags import PROG, Progress, distinct, names_from, options_from
 
 # Flags the table has no room for, or that its columns set themselves.
 REFUSED = (("keep_singletons", "-s: the table has its own column with singletons"),
@@ -42,11 +42,12 @@ def leaderboard_main(args, parser, stdout, stderr) -> int:
     if len(args.inputs) > 2:
         distinct(parser, args.inputs[1:])
     memory.freeze()
+    # Named as bench names them: --names, or each path's shortest distinct ending.
+    names = names_from(args, parser, args.inputs if len(args.inputs) == 1 else args.inputs[1:])
     if len(args.inputs) == 1:
-        systems, names = [read_manifest(args.inputs[0])], [args.inputs[0]]
+        systems = [read_manifest(args.inputs[0])]
     else:
         systems = [pair_folders(args.inputs[0], folder) for folder in args.inputs[1:]]
-        names = list(args.inputs[1:])
     progress = Progress([(d.key, d.response) for datasets in systems for d in datasets], stderr, args.quiet)
     try:
         board = build(names, systems, options, resampling if resampling.test else None, args.jobs,
