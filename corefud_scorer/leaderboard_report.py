@@ -21,26 +21,43 @@ def _percent(value, decimals: int) -> str:
 
 
 def _columns(board: Leaderboard) -> list[str]:
-    return list(COLUMNS) + (["zero"] if board.with_zero else [])
+    return list(COLUMNS) + (["zero"] if board.with_zero else []) + list(board.further)
+
+
+def _label(column: str) -> str:
+    # A further measure is named by its -m name.
+    return LABELS.get(column, column)
+
+
+def _figure(board: Leaderboard, row, column: str):
+    """A row's macro-averaged figure of a column."""
+    if column == ZERO:
+        return row.zero
+    return row.further[column] if column in board.further else row.scores[column]
+
+
+def _per_dataset(board: Leaderboard, dataset: str, system: str, column: str):
+    """A system's figure of a dataset: the primary score, the zero score or a further measure's F1."""
+    if column in board.further:
+        return board.further_per_dataset[dataset][system][column]
+    return board.per_dataset[dataset][system][1 if column == ZERO else 0]
 
 
 def _main_cells(board: Leaderboard, decimals: int) -> tuple[list[str], list[list[str]]]:
-    header = ["rank", "cluster", "system"] + [LABELS[c] for c in _columns(board)] + ["p (vs above)"]
+    header = ["rank", "cluster", "system"] + [_label(c) for c in _columns(board)] + ["p (vs above)"]
     body = []
     for index, row in enumerate(board.rows):
         cells = [str(row.rank), str(row.cluster), row.system]
-        cells += [_percent(row.scores[c], decimals) for c in COLUMNS]
-        if board.with_zero:
-            cells.append(_percent(row.zero, decimals))
+        cells += [_percent(_figure(board, row, c), decimals) for c in _columns(board)]
         cells.append("" if not index else "n/a" if row.p_value is None else f"{row.p_value:.4f}")
         body.append(cells)
     return header, body
 
 
-def _dataset_cells(board: Leaderboard, part: int, decimals: int) -> tuple[list[str], list[list[str]]]:
+def _dataset_cells(board: Leaderboard, column: str, decimals: int) -> tuple[list[str], list[list[str]]]:
     systems = [row.system for row in board.rows]
     header = ["dataset"] + systems
-    body = [[dataset] + [_percent(board.per_dataset[dataset][s][part], decimals) for s in systems]
+    body = [[dataset] + [_percent(_per_dataset(board, dataset, s, column), decimals) for s in systems]
             for dataset in board.datasets]
     return header, body
 
@@ -74,9 +91,12 @@ def render(board: Leaderboard, fmt: str = "text", decimals: int = 2) -> str:
     if fmt == "latex":
         return render_latex(board, decimals)
     main, per_dataset, zeros = _titles(board)
-    tables = [(main, _main_cells(board, decimals), 3), (per_dataset, _dataset_cells(board, 0, decimals), 1)]
+    tables = [(main, _main_cells(board, decimals), 3),
+              (per_dataset, _dataset_cells(board, board.primary, decimals), 1)]
     if board.with_zero:
-        tables.append((zeros, _dataset_cells(board, 1, decimals), 1))
+        tables.append((zeros, _dataset_cells(board, ZERO, decimals), 1))
+    for name in board.further:
+        tables.append((f"{name} (F1, {board.primary} match) per dataset:", _dataset_cells(board, name, decimals), 1))
     parts = []
     for title, (header, body), left in tables:
         if fmt == "markdown":
@@ -89,22 +109,22 @@ def render(board: Leaderboard, fmt: str = "text", decimals: int = 2) -> str:
 
 def render_csv(board: Leaderboard) -> str:
     """One row per system (``level`` ``system``, the macro-averages) and per
-    dataset and system (``level`` ``dataset``: the primary column and the
-    zero score); fractions unrounded, empty cells for none."""
+    dataset and system (``level`` ``dataset``: the primary column, the zero
+    score and the further measures); fractions unrounded, empty cells for
+    none."""
     columns = _columns(board)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["level", "dataset", "system", "rank", "cluster", *columns, "difference", "p_value"])
     blank = lambda value: "" if value is None else value  # noqa: E731
     for row in board.rows:
-        figures = [row.scores[c] for c in COLUMNS] + ([row.zero] if board.with_zero else [])
+        figures = [_figure(board, row, c) for c in columns]
         writer.writerow(["system", MACRO, row.system, row.rank, row.cluster, *map(blank, figures),
                          blank(row.difference), blank(row.p_value)])
     for dataset in board.datasets:
         for row in board.rows:
-            primary, zero = board.per_dataset[dataset][row.system]
-            figures = [primary if c == board.primary else None for c in COLUMNS]
-            figures += [zero] if board.with_zero else []
+            figures = [_per_dataset(board, dataset, row.system, c) if c == board.primary or c not in COLUMNS
+                       else None for c in columns]
             writer.writerow(["dataset", dataset, row.system, "", "", *map(blank, figures), "", ""])
     return out.getvalue()
 
@@ -128,11 +148,12 @@ def render_latex(board: Leaderboard, decimals: int = 2) -> str:
     """A ``booktabs`` table to paste into a paper (needs
     ``\\usepackage{booktabs}``): rank, cluster, system (its folder's name)
     and the columns, a rule between clusters, the best figure of each column
-    in bold; then the primary score per dataset, systems in rows."""
+    in bold; then the primary score per dataset, systems in rows, and so
+    each further measure's F1."""
     columns = _columns(board)
     best = {}
     for c in columns:
-        values = [row.zero if c == "zero" else row.scores[c] for row in board.rows]
+        values = [_figure(board, row, c) for row in board.rows]
         defined = [v for v in values if v is not None]
         best[c] = max(defined) if defined else None
 
@@ -142,36 +163,46 @@ def render_latex(board: Leaderboard, decimals: int = 2) -> str:
 
     lines = [f"% {latex_escape(board.signature)}" if board.signature else "% corefud-scorer leaderboard",
              "\\begin{table}[t]", "\\centering", "\\begin{tabular}{rrl" + "r" * len(columns) + "}", "\\toprule",
-             " & ".join(["Rank", "Cluster", "System"] + [LABELS[c].capitalize() for c in columns]) + " \\\\",
+             " & ".join(["Rank", "Cluster", "System"] + [latex_escape(_label(c).capitalize()) for c in columns])
+             + " \\\\",
              "\\midrule"]
     previous = None
     for row in board.rows:
         if previous is not None and row.cluster != previous:
             lines.append("\\midrule")
         previous = row.cluster
-        figures = [cell(c, row.zero if c == "zero" else row.scores[c]) for c in columns]
+        figures = [cell(c, _figure(board, row, c)) for c in columns]
         lines.append(" & ".join([str(row.rank), str(row.cluster), latex_escape(system_label(row.system))] + figures) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}",
               f"\\caption{{CoNLL F1 macro-averaged over {len(board.datasets)} datasets; systems ranked by "
               f"{latex_escape(board.primary)} match; a rule separates clusters of systems whose "
-              "differences are not significant.}", "\\end{table}", "",
-              "\\begin{table}[t]", "\\centering",
-              "\\begin{tabular}{l" + "r" * len(board.datasets) + "}", "\\toprule",
-              " & ".join(["System"] + [latex_escape(d) for d in board.datasets]) + " \\\\", "\\midrule"]
+              "differences are not significant.}", "\\end{table}"]
+    lines += _latex_per_dataset(board, board.primary, f"CoNLL F1 ({latex_escape(board.primary)} match) per dataset.",
+                                decimals)
+    for name in board.further:
+        lines += _latex_per_dataset(board, name, f"{latex_escape(name)} F1 ({latex_escape(board.primary)} match) "
+                                    "per dataset.", decimals)
+    return "\n".join(lines) + "\n"
+
+
+def _latex_per_dataset(board: Leaderboard, column: str, caption: str, decimals: int) -> list[str]:
+    """A column's figures per dataset, systems in rows."""
+    lines = ["", "\\begin{table}[t]", "\\centering",
+             "\\begin{tabular}{l" + "r" * len(board.datasets) + "}", "\\toprule",
+             " & ".join(["System"] + [latex_escape(d) for d in board.datasets]) + " \\\\", "\\midrule"]
     for row in board.rows:
         lines.append(" & ".join([latex_escape(system_label(row.system))]
-                                + [_percent(board.per_dataset[d][row.system][0], decimals) for d in board.datasets])
-                     + " \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}",
-              f"\\caption{{CoNLL F1 ({latex_escape(board.primary)} match) per dataset.}}", "\\end{table}"]
-    return "\n".join(lines) + "\n"
+                                + [_percent(_per_dataset(board, d, row.system, column), decimals)
+                                   for d in board.datasets]) + " \\\\")
+    return lines + ["\\bottomrule", "\\end{tabular}", f"\\caption{{{caption}}}", "\\end{table}"]
 
 
 def to_json(board: Leaderboard) -> dict:
     """``leaderboard``: a ``{"system", "rank", "cluster", "head", "partial",
     "exact", "with_singletons"}`` object per system, in rank order, F1 as
-    fractions; ``datasets``: per dataset each system's primary score (and
-    zero score); ``comparisons``: each system's test against the one ranked
+    fractions, and each further measure's F1 under its ``-m`` name when one
+    is asked; ``datasets``: per dataset each system's primary score (and
+    zero score, and further measures); ``comparisons``: each system's test against the one ranked
     above; and what the figures depend on."""
     resampling = board.resampling
     return {
@@ -181,14 +212,15 @@ def to_json(board: Leaderboard) -> dict:
         "primary": board.primary,
         "test": {"name": resampling.test or "ar", "samples": resampling.samples or AR_TRIALS,
                  "level": resampling.level, "seed": resampling.seed},
-        "leaderboard": [{"system": row.system, "rank": row.rank, "cluster": row.cluster, **row.scores}
-                        for row in board.rows],
+        "leaderboard": [{"system": row.system, "rank": row.rank, "cluster": row.cluster, **row.scores,
+                         **row.further} for row in board.rows],
         "zero": {row.system: row.zero for row in board.rows} if board.with_zero else None,
         "comparisons": [{"system": row.system, "above": above.system, "difference": row.difference,
                          "p_value": row.p_value} for above, row in zip(board.rows, board.rows[1:])],
         "datasets": [{"dataset": dataset,
                       "systems": [{"system": system, board.primary: primary,
-                                   **({ZERO: zero} if board.with_zero else {})}
+                                   **({ZERO: zero} if board.with_zero else {}),
+                                   **board.further_per_dataset.get(dataset, {}).get(system, {})}
                                   for system, (primary, zero) in board.per_dataset[dataset].items()]}
                      for dataset in board.datasets],
     }

@@ -144,7 +144,88 @@ def test_the_cluster_rule_on_built_p_values():
     assert not significant(0.2, 0.95) and significant(0.049, 0.95)
 
 
-def test_each_document_is_read_and_loaded_once(generated, monkeypatch):
+def test_further_measures_are_columns_equal_to_bench_and_leave_the_ranking(generated):
+    """-m empty-nodes (and lea, to show the rule is the registry's, not the
+    measure's) under -t crac26: each a column equal to bench's macro F1 with
+    the year's matching, per dataset too; ranks, clusters and the seven keys
+    otherwise as without -m."""
+    systems = [generated[k] for k in ("base", "perfect", "mixed", "twin", "some")]
+    common = ["bench", generated["gold"], *systems, "--leaderboard", "-t", "crac26", "--paired-ar", "199",
+              "--output", "json", "-q", "-j", "1"]
+    plain = run_cli(*common).json
+    board = run_cli(*common, "-m", "empty-nodes", "lea")
+    assert board.code == 0, board.err
+    data = board.json
+    keys = {"system", "rank", "cluster", "head", "partial", "exact", "with_singletons"}
+    assert [set(row) for row in data["leaderboard"]] == [keys | {"empty-nodes", "lea"}] * len(systems)
+    assert [set(row) for row in plain["leaderboard"]] == [keys] * len(systems)
+    assert [{k: row[k] for k in keys} for row in data["leaderboard"]] == plain["leaderboard"]
+    assert data["zero"] == plain["zero"] and data["comparisons"] == plain["comparisons"]
+    run = run_cli("bench", generated["gold"], *systems, "-a", "head", "-z", "dependent", "-m", "empty-nodes", "lea",
+                  "--output", "json", "-q", "-j", "1")
+    bench = _macro(run, systems)
+    values = set()
+    for row in data["leaderboard"]:
+        for measure in ("empty-nodes", "lea"):
+            assert row[measure] == bench[row["system"]]["macro"]["metrics"][measure]["f1"], (row["system"], measure)
+        values.add(row["empty-nodes"])
+    # empty nodes predicted with errors: the column tells the systems apart, not 1 for all
+    assert len(values) >= 3 and all(0 < v <= 1 for v in values)
+    for g, dataset in enumerate(data["datasets"]):
+        for entry in dataset["systems"]:
+            expected = bench[entry["system"]]["datasets"][g]
+            assert expected["dataset"] == dataset["dataset"]
+            assert entry["empty-nodes"] == expected["metrics"]["empty-nodes"]["f1"]
+            assert set(entry) == {"system", "head", "zero", "empty-nodes", "lea"}
+    # the ranking is the primary score's, not the further column's (some ranks
+    # below mixed with more empty nodes right)
+    heads = [row["head"] for row in data["leaderboard"]]
+    assert heads == sorted(heads, reverse=True)
+    nodes = {row["system"]: row["empty-nodes"] for row in data["leaderboard"]}
+    assert nodes[Path(generated["some"]).name] > nodes[Path(generated["mixed"]).name]
+
+
+def test_further_measures_in_text_markdown_csv_and_latex(generated):
+    systems = [generated[k] for k in ("base", "mixed")]
+    args = ["bench", generated["gold"], *systems, "--leaderboard", "-m", "empty-nodes", "--paired-bs", "99",
+            "-q", "-j", "1"]
+    data = run_cli(*args, "--output", "json").json
+    assert data["shared_task"] is None and data["zero"] is not None  # without -t: the format's zero score
+    text = run_cli(*args).out
+    first = data["leaderboard"][0]
+    assert re.search(rf"(?m)^1 +1 +{first['system']} +{first['head'] * 100:.2f} .* "
+                     rf"{first['empty-nodes'] * 100:.2f}\s*$", text)
+    assert "empty-nodes (F1, head match) per dataset:" in text
+    for dataset in data["datasets"]:
+        cells = " +".join(f"{s['empty-nodes'] * 100:.2f}" for s in dataset["systems"])
+        assert re.search(rf"(?m)^{dataset['dataset']} +{cells}$", text), dataset["dataset"]
+    markdown = run_cli(*args, "--output", "markdown").out
+    assert "| rank | cluster | system | head | partial | exact | with singletons | zero | empty-nodes | p (vs above) |" \
+        in markdown
+    rows = list(csv.DictReader(io.StringIO(run_cli(*args, "--output", "csv").out)))
+    for r in rows:
+        if r["level"] == "system":
+            row = next(x for x in data["leaderboard"] if x["system"] == r["system"])
+            assert float(r["empty-nodes"]) == row["empty-nodes"]
+        else:
+            entry = next(s for d in data["datasets"] if d["dataset"] == r["dataset"] for s in d["systems"]
+                         if s["system"] == r["system"])
+            assert float(r["empty-nodes"]) == entry["empty-nodes"] and r["partial"] == ""
+    tex = run_cli(*args, "--output", "latex").out
+    assert "Rank & Cluster & System & Head & Partial & Exact & With singletons & Zero & Empty-nodes \\\\" in tex
+    assert tex.count("\\begin{table}") == 3 and "\\caption{empty-nodes F1 (head match) per dataset.}" in tex
+
+
+def test_asking_for_the_years_own_measures_adds_nothing():
+    args = ["bench", KEYS, SYSTEMS, KEYS, "--leaderboard", "-t", "crac24", "--paired-bs", "99", "-q", "-j", "1",
+            "--output", "json"]
+    asked = run_cli(*args, "-m", "conll", "zero")
+    assert asked.code == 0, asked.err
+    assert asked.out == run_cli(*args).out
+
+
+@pytest.mark.parametrize("further", [(), ("empty-nodes",)])
+def test_each_document_is_read_and_loaded_once(generated, monkeypatch, further):
     from corefud_scorer.benchmark import pair_folders
     from corefud_scorer.leaderboard import build
     from corefud_scorer.readers import corefud
@@ -159,11 +240,12 @@ def test_each_document_is_read_and_loaded_once(generated, monkeypatch):
 
     monkeypatch.setattr(corefud.CorefUDDocument, "load", counting_load)
     systems = [pair_folders(str(generated["gold"]), str(generated[k])) for k in ("base", "mixed")]
-    board = build(["base", "mixed"], systems, Options.preset("crac26"), Resampling(paired_bs=50))
+    board = build(["base", "mixed"], systems, Options.preset("crac26"), Resampling(paired_bs=50), further=further)
     for dataset in systems[0]:
         assert loads.count(dataset.key) == 10
     assert loads.count(systems[1][0].response) == 10 and len(loads) == 3 * 2 * 10
     assert [row.system for row in board.rows] == ["mixed", "base"]
+    assert all(set(row.further) == set(further) for row in board.rows)
 
 
 def _strip_version(text: str) -> str:
@@ -200,7 +282,8 @@ def test_text_markdown_and_csv_hold_the_json_figures():
 @pytest.mark.parametrize("flags, message", [
     (["--output", "latex"], "--output latex prints the --leaderboard table"),
     (["--leaderboard", "-s"], "--leaderboard: not with -s"),
-    (["--leaderboard", "-m", "muc"], "not with -m"),
+    (["--leaderboard", "-m", "alpha"], "--leaderboard: alpha is one number, not an F1: no column"),
+    (["--leaderboard", "-t", "crac26", "-m", "every"], "alpha, kappa are one number"),
     (["--leaderboard", "--per-doc"], "--leaderboard: not with --per-doc"),
     (["--leaderboard", "-d"], "--leaderboard: not with -d"),
     (["--leaderboard", "-a", "partial-craft"], "its columns are head, partial and exact matching"),
