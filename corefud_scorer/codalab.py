@@ -5,8 +5,11 @@ leaderboard's settings (:mod:`.leaderboard`).
 
 A submission is scored as far as it can be: a dataset it lacks counts 0 in
 every macro-average and is named, a file that cannot be scored is named with
-the scorer's one-line error and counts 0, and the other datasets are scored.
-With nothing missing or wrong, every figure equals ``bench``'s.
+the scorer's one-line error and counts 0, with every problem submission
+validation finds in it (:func:`.validation.validate`: file, line, what is
+wrong, what to do), and the other datasets are scored. With nothing missing
+or wrong, every figure equals ``bench``'s; the further measures asked (the
+empty-node evaluation) are scored under the primary setting.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ import os
 import tempfile
 import zipfile
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from .benchmark import Dataset, benchmark_settings, dataset_name
 from .errors import ScorerError
 from .leaderboard import COLUMNS, ZERO, column_settings, primary_column, reports_zero
+from .registry import CONLL_PARTS
 from .results import Options
 
 SUFFIX = ".conllu"
@@ -41,6 +46,9 @@ class DatasetScore:
     scores: dict[str, float | None] = field(default_factory=dict)
     zero: float | None = None
     warnings: list[str] = field(default_factory=list)  # what scoring noticed, one line per kind
+    further: dict[str, float | None] = field(default_factory=dict)  # each further measure's F1
+    # A malformed file: every problem validation finds ({file, line, severity, kind, message, hint}).
+    validation: list[dict] = field(default_factory=list)
 
 
 @dataclass
@@ -54,6 +62,8 @@ class Evaluation:
     extra: list[str]                  # submitted files naming no gold dataset
     signature: str = ""
     shared_task: str | None = None
+    further_names: tuple[str, ...] = ()
+    further: dict[str, float | None] = field(default_factory=dict)  # over the datasets where defined
 
 
 def _visible(entries):
@@ -105,10 +115,13 @@ def _files(folder: str) -> dict[str, list[str]]:
     return out
 
 
-def evaluate(input_dir: str, options: Options, shared_task: str | None = None) -> Evaluation:
+def evaluate(input_dir: str, options: Options, shared_task: str | None = None,
+             further: Sequence[str] = ()) -> Evaluation:
     """Score the submission of ``input_dir`` (``ref/`` and ``res/``) against
     its gold files, dataset by dataset; only a missing or empty gold folder is
-    an error (the program's own setup, not the submission)."""
+    an error (the program's own setup, not the submission). ``further``:
+    measures scored under the primary setting beside the columns
+    (:func:`.leaderboard.further_columns`)."""
     ref, res = os.path.join(input_dir, "ref"), os.path.join(input_dir, "res")
     if not os.path.isdir(ref):
         raise ScorerError("no gold folder 'ref'", (input_dir, None))
@@ -138,7 +151,7 @@ def evaluate(input_dir: str, options: Options, shared_task: str | None = None) -
         extra = sorted(os.path.basename(p) for name, paths in responses.items() if name not in keys for p in paths)
         if extra:
             problems.append(f"{len(extra)} submitted file(s) name no gold dataset, not scored: {', '.join(extra)}")
-        settings = column_settings(options)
+        settings = column_settings(options, further)
         datasets = []
         for name in sorted(keys, key=lambda n: os.path.basename(keys[n][0])):
             key = keys[name][0]
@@ -153,12 +166,16 @@ def evaluate(input_dir: str, options: Options, shared_task: str | None = None) -
                                              "submit one; it counts 0"))
             else:
                 datasets.append(score_dataset(name, key, found[0], settings))
-        if reports_zero(options):
+        if reports_zero(options) or further:
             for d in datasets:
                 if d.status != SCORED:
-                    d.zero = _zero_when_unscored(d, settings[primary_column(options)])
+                    d.zero, d.further = _when_unscored(d, settings[primary_column(options)], reports_zero(options),
+                                                       tuple(further))
     problems += [d.problem for d in datasets if d.problem]
-    return _average(datasets, primary_column(options), reports_zero(options), problems, extra, shared_task)
+    evaluation = _average(datasets, primary_column(options), reports_zero(options), problems, extra, shared_task)
+    evaluation.further_names = tuple(further)
+    evaluation.further = {name: _defined_mean([d.further.get(name) for d in datasets]) for name in further}
+    return evaluation
 
 
 def score_dataset(name: str, key: str, response: str, settings: dict[str, Options]) -> DatasetScore:
@@ -167,7 +184,10 @@ def score_dataset(name: str, key: str, response: str, settings: dict[str, Option
     try:
         scored = benchmark_settings([[Dataset(name, key, response)]], list(settings.values()))
     except ScorerError as err:
-        return DatasetScore(name, key, response, MALFORMED, f"dataset {name}: {_relative(str(err))}; it counts 0")
+        found = validation_problems(key, response)
+        more = f" ({len(found)} problems found in the file, each listed)" if len(found) > 1 else ""
+        return DatasetScore(name, key, response, MALFORMED,
+                            f"dataset {name}: {_relative(str(err))}; it counts 0{more}", validation=found)
     except Exception as err:  # the platform shows nothing of a crash: name it and go on
         return DatasetScore(name, key, response, FAILED,
                             f"dataset {name}: the scorer failed ({type(err).__name__}: {err}); it counts 0")
@@ -175,18 +195,50 @@ def score_dataset(name: str, key: str, response: str, settings: dict[str, Option
     with_zero = next((c for c, o in settings.items() if ZERO in o.metric_list), None)
     zero = results[with_zero].metrics[ZERO].f1 if with_zero else None
     warnings = [_relative(line) for line in next(iter(results.values())).warnings]
-    return DatasetScore(name, key, response, SCORED, None, {c: r.conll for c, r in results.items()}, zero, warnings)
+    # The further measures are computed in the primary column's setting alone.
+    further = {m: results[c].metrics[m].f1 for c, o in settings.items() for m in further_of({c: o})}
+    return DatasetScore(name, key, response, SCORED, None, {c: r.conll for c, r in results.items()}, zero, warnings,
+                        further)
 
 
-def _zero_when_unscored(dataset: DatasetScore, options: Options) -> float | None:
-    """The zero score of a dataset not scored: 0 where the key has zero
-    anaphors (as for a response without them), undefined where it has none
-    (the key scored against itself says which)."""
+def further_of(settings: dict[str, Options]) -> tuple[str, ...]:
+    """The further measures of the columns' settings: what one computes
+    beyond the CoNLL parts and the zero score."""
+    return tuple(dict.fromkeys(m for o in settings.values() for m in o.metric_list
+                               if m not in CONLL_PARTS and m != ZERO))
+
+
+def validation_problems(key: str, response: str) -> list[dict]:
+    """Every problem submission validation finds in a file that could not
+    be scored, files by name only; none when validation itself fails (the
+    scorer's own error line still names the first problem)."""
+    from .validation import validate
+
+    try:
+        found = validate(response, key).problems
+    except Exception:  # noqa: BLE001 - the scorer's one line is said already
+        return []
+    return [{"file": os.path.basename(p.path) if p.path else None, "line": p.line, "severity": p.severity,
+             "kind": p.kind, "message": _relative(p.message), "hint": p.hint} for p in found]
+
+
+def _when_unscored(dataset: DatasetScore, options: Options, with_zero: bool,
+                   further: tuple[str, ...]) -> tuple[float | None, dict[str, float | None]]:
+    """The zero score and the further measures of a dataset not scored: 0
+    where the key has what they count (as for a response without it),
+    undefined where it has none (the key scored against itself says which)."""
     try:
         (bench,), = benchmark_settings([[Dataset(dataset.dataset, dataset.key, dataset.key)]], [options])
-    except Exception:  # noqa: BLE001 - a gold file that cannot be read counts no zero score
-        return None
-    return None if bench.results[0].metrics[ZERO].f1 is None else 0.0
+    except Exception:  # noqa: BLE001 - a gold file that cannot be read counts no score
+        return None, dict.fromkeys(further)
+    metrics = bench.results[0].metrics
+    zero = None if not with_zero or metrics[ZERO].f1 is None else 0.0
+    return zero, {name: None if metrics[name].f1 is None else 0.0 for name in further}
+
+
+def _defined_mean(values: list[float | None]) -> float | None:
+    counted = [v for v in values if v is not None]
+    return sum(counted) / len(counted) if counted else None
 
 
 def _relative(message: str) -> str:
@@ -203,8 +255,5 @@ def _average(datasets: list[DatasetScore], primary: str, with_zero: bool, proble
     scored counting 0; the zero score's over the datasets where it is
     defined (:func:`_zero_when_unscored` for those not scored)."""
     scores = {c: sum(d.scores.get(c) or 0.0 for d in datasets) / len(datasets) for c in COLUMNS}
-    zero = None
-    if with_zero:
-        counted = [d.zero for d in datasets if d.zero is not None]
-        zero = sum(counted) / len(counted) if counted else None
+    zero = _defined_mean([d.zero for d in datasets]) if with_zero else None
     return Evaluation(primary, with_zero, datasets, scores, zero, problems, extra, shared_task=shared_task)

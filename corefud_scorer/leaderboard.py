@@ -83,8 +83,8 @@ def further_columns(options: Options, asked: Sequence[str] | None) -> tuple[Opti
     further = tuple(name for name in expanded if name not in CONLL_PARTS and name != ZERO)
     without = [name for name in further if MEASURES[name].one_number]
     if without:
-        raise ScorerError(f"--leaderboard: {', '.join(without)} {'is' if len(without) == 1 else 'are'} one "
-                          "number, not an F1: no column (-m adds measures with an F1 to the table)")
+        raise ScorerError(f"-m {' '.join(without)}: {'is' if len(without) == 1 else 'are'} one number, not an F1, "
+                          "so no column of the results table (-m adds measures with an F1 to it)")
     return options, further
 
 

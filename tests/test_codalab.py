@@ -194,3 +194,104 @@ def test_a_missing_dataset_counts_zero_in_the_zero_score_where_its_key_has_zeros
     assert txt["zero"] == data["scores"]["zero"] == (0.0 + zero) / 2
     assert txt["head"] == (0.0 + alone["metrics"]["conll"]["f1"]) / 2
     assert [d["zero"] for d in data["datasets"]] == [0.0, zero]
+
+
+def _generated_platform(tmp_path):
+    """Two generated datasets whose keys carry empty nodes (zeros) and whose
+    responses miss, move and add some, laid out as the platform lays them out."""
+    import sys
+
+    from conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import generate
+
+    ref, res, sys_dir = tmp_path / "input" / "ref", tmp_path / "input" / "res", tmp_path / "sys"
+    for folder in (ref, res, sys_dir):
+        folder.mkdir(parents=True)
+    for seed, name in ((61, "en_a-corefud-test.conllu"), (62, "cs_b-corefud-test.conllu")):
+        generate.write_pair(str(ref / name), str(sys_dir / name), seed, docs=3, tokens_per_doc=60, zeros=0.1)
+        shutil.copy(sys_dir / name, res)
+    return ref, res, sys_dir
+
+
+def test_empty_nodes_are_scored_when_asked(tmp_path):
+    ref, res, sys_dir = _generated_platform(tmp_path)
+    run = run_cli("codalab", tmp_path / "input", tmp_path / "output", "-t", "crac26", "-m", "empty-nodes")
+    assert run.code == 0 and run.err == "", run.err
+    txt, data = _read(tmp_path / "output")
+    bench = run_cli("bench", ref, sys_dir, "-a", "head", "-z", "dependent", "-m", "muc", "bcub", "ceafe", "zero",
+                    "empty-nodes", "--output", "json", "-q", "-j", "1").json
+    expected = bench["macro"]["metrics"]["empty-nodes"]["f1"]
+    assert 0 < expected < 1
+    assert txt["empty-nodes"] == data["scores"]["empty-nodes"] == expected
+    assert txt["head"] == bench["macro"]["metrics"]["conll"]["f1"] and txt["zero"] == bench["macro"]["metrics"]["zero"]["f1"]
+    assert [d["empty-nodes"] for d in data["datasets"]] == \
+        [d["metrics"]["empty-nodes"]["f1"] for d in bench["datasets"]]
+    assert "<th>empty-nodes</th>" in (tmp_path / "output" / "detailed_results.html").read_text()
+    # not asked: no line, and the other figures unchanged
+    assert run_cli("codalab", tmp_path / "input", tmp_path / "plain", "-t", "crac26").code == 0
+    plain, plain_data = _read(tmp_path / "plain")
+    assert "empty-nodes" not in plain and "empty-nodes" not in plain_data["scores"]
+    assert {k: v for k, v in txt.items() if k != "empty-nodes"} == plain
+    # a missing dataset counts 0 (its key has empty nodes)
+    (res / "cs_b-corefud-test.conllu").unlink()
+    assert run_cli("codalab", tmp_path / "input", tmp_path / "missing", "-t", "crac26", "-m", "empty-nodes",
+                   "-q").code == 0
+    missing, _ = _read(tmp_path / "missing")
+    en = next(d for d in bench["datasets"] if d["dataset"] == "en_a")["metrics"]["empty-nodes"]["f1"]
+    assert missing["empty-nodes"] == (0.0 + en) / 2
+    # the bundle's command asks for them too, and runs
+    assert run_cli("codalab", "--bundle", tmp_path / "program", "-t", "crac26", "-m", "empty-nodes").code == 0
+    metadata = (tmp_path / "program" / "metadata").read_text()
+    assert metadata.startswith("command: python3 -m corefud_scorer codalab -t crac26 $input $output -m empty-nodes\n")
+    assert "`empty-nodes`" in (tmp_path / "program" / "README.md").read_text()
+    shutil.copy(sys_dir / "cs_b-corefud-test.conllu", res)
+    words = shlex.split(metadata.splitlines()[0].split(": ", 1)[1])
+    argv = [str(tmp_path / "input") if w == "$input" else str(tmp_path / "bundled") if w == "$output" else w
+            for w in words[3:]]
+    assert run_cli(*argv).code == 0 and _read(tmp_path / "bundled")[0] == txt
+
+
+def test_a_measure_without_f1_is_refused_in_one_line(tmp_path):
+    run = run_cli("codalab", tmp_path / "in", tmp_path / "out", "-m", "alpha")
+    assert run.code == 2 and "-m alpha: is one number, not an F1" in run.err and not (tmp_path / "out").exists()
+
+
+def test_a_malformed_file_lists_every_problem_validation_finds(tmp_path):
+    submission = tmp_path / "submission"
+    shutil.copytree(SYSTEMS, submission)
+    path = submission / "ru_toy-corefud-dev.conllu"
+    lines = path.read_text().splitlines(keepends=True)
+    words = [i for i, line in enumerate(lines) if line[:1].isdigit() and "." not in line.split("\t")[0]]
+    # one problem in each of its three documents
+    planted = {words[0]: "columns", words[8]: "word-form", words[-1]: "brackets"}
+    lines[words[0]] = "1\tbroken\n"
+    cells = lines[words[8]].split("\t")
+    lines[words[8]] = "\t".join([cells[0], "NOTAWORD", *cells[2:]])
+    cells = lines[words[-1]].split("\t")
+    lines[words[-1]] = "\t".join([*cells[:9], "Entity=(e99\n"])
+    path.write_text("".join(lines))
+    input_dir, output = _platform(tmp_path, submission)
+    run = run_cli("codalab", input_dir, output, "-t", "crac26")
+    assert run.code == 0 and "Traceback" not in run.err
+    txt, data = _read(output)
+    status = {d["dataset"]: d for d in data["datasets"]}
+    assert [status[n]["status"] for n in NAMES] == ["scored", "scored", "scored", "malformed"]
+    assert txt["cs_toy_head"] > 0 and txt["ru_toy_head"] == 0.0
+    found = status["ru_toy"]["validation"]
+    # each planted problem, at its line, with what to do
+    for at, kind in planted.items():
+        assert any(p["line"] == at + 1 and p["kind"] == kind and p["hint"] for p in found), (at + 1, kind)
+    assert all(p["file"] == "ru_toy-corefud-dev.conllu" for p in found)
+    # the same list validate gives
+    checked = run_cli("validate", path, "--key", KEYS / "ru_toy-corefud-dev.conllu", "--output", "json").json
+    assert [(p["line"], p["kind"], p["message"]) for p in found if p["severity"] == "error"] == \
+        [(p["line"], p["kind"], p["message"]) for p in checked["problems"]]
+    assert f"({len(found)} problems found in the file, each listed)" in status["ru_toy"]["problem"]
+    page = (output / "detailed_results.html").read_text()
+    assert f"Every problem found in ru_toy-corefud-dev.conllu ({len(found)})" in page
+    for p in found:
+        assert f"<code>ru_toy-corefud-dev.conllu:{p['line']}</code>" in page
+    assert "NOTAWORD" in page and "to do: " in page
+    assert str(tmp_path) not in (output / "scores.json").read_text() + page

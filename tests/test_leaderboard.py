@@ -282,8 +282,8 @@ def test_text_markdown_and_csv_hold_the_json_figures():
 @pytest.mark.parametrize("flags, message", [
     (["--output", "latex"], "--output latex prints the --leaderboard table"),
     (["--leaderboard", "-s"], "--leaderboard: not with -s"),
-    (["--leaderboard", "-m", "alpha"], "--leaderboard: alpha is one number, not an F1: no column"),
-    (["--leaderboard", "-t", "crac26", "-m", "every"], "alpha, kappa are one number"),
+    (["--leaderboard", "-m", "alpha"], "-m alpha: is one number, not an F1"),
+    (["--leaderboard", "-t", "crac26", "-m", "every"], "-m alpha kappa: are one number"),
     (["--leaderboard", "--per-doc"], "--leaderboard: not with --per-doc"),
     (["--leaderboard", "-d"], "--leaderboard: not with -d"),
     (["--leaderboard", "-a", "partial-craft"], "its columns are head, partial and exact matching"),

@@ -11,6 +11,7 @@ import tempfile
 
 from ..errors import ScorerError
 from ..presets import PRESETS, describe
+from ..results import GROUPS, METRIC_NAMES
 from .flags import PROG
 
 SCORES_TXT, SCORES_JSON, DETAILS = "scores.txt", "scores.json", "detailed_results.html"
@@ -26,6 +27,9 @@ def build_codalab_parser() -> argparse.ArgumentParser:
     parser.add_argument("dirs", nargs="*", metavar="INPUT_DIR OUTPUT_DIR")
     parser.add_argument("-t", "--shared-task", choices=sorted(PRESETS),
                         help="the settings of a CRAC shared task's official ranking")
+    parser.add_argument("-m", "--metrics", nargs="+", choices=[*GROUPS, *METRIC_NAMES], metavar="METRIC",
+                        help="measures to score beside the leaderboard's columns, each a scores.txt line of its "
+                        "F1 (e.g. -m empty-nodes); added to the year's metrics, as bench --leaderboard adds them")
     parser.add_argument("--bundle", metavar="DIR",
                         help="write the scoring program folder to upload (metadata and README) into DIR")
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
@@ -36,6 +40,10 @@ def codalab_main(argv: list[str], stdout, stderr) -> int:
     """A CodaLab / Codabench scoring program: INPUT_DIR/ref and INPUT_DIR/res scored into OUTPUT_DIR."""
     parser = build_codalab_parser()
     args = parser.parse_args(argv)
+    try:
+        _table(args.shared_task, args.metrics)
+    except ScorerError as err:
+        parser.error(str(err))
     if args.bundle:
         if args.dirs:
             parser.error("--bundle writes the program folder: no INPUT_DIR OUTPUT_DIR with it")
@@ -47,7 +55,7 @@ def codalab_main(argv: list[str], stdout, stderr) -> int:
         os.makedirs(output_dir, exist_ok=True)
     except OSError as err:
         raise ScorerError(f"cannot create the output folder: {err.strerror}", (output_dir, None)) from None
-    files, problems = _outputs(input_dir, args.shared_task)
+    files, problems = _outputs(input_dir, args.shared_task, args.metrics)
     _write(output_dir, files)
     if not args.quiet:
         for problem in problems:
@@ -56,7 +64,17 @@ def codalab_main(argv: list[str], stdout, stderr) -> int:
     return 0
 
 
-def _outputs(input_dir: str, shared_task: str | None) -> tuple[dict[str, str], list[str]]:
+def _table(shared_task: str | None, metrics: list[str] | None):
+    """The options and further measures of the table (the rule
+    :func:`.leaderboard.further_columns` states)."""
+    from ..leaderboard import further_columns
+    from ..results import Options
+
+    return further_columns(Options.preset(shared_task) if shared_task else Options(), metrics)
+
+
+def _outputs(input_dir: str, shared_task: str | None,
+             metrics: list[str] | None = None) -> tuple[dict[str, str], list[str]]:
     """The three files' text and the problems found; whatever goes wrong,
     the files say so (a crash on the platform shows the participant
     nothing)."""
@@ -66,12 +84,11 @@ def _outputs(input_dir: str, shared_task: str | None) -> tuple[dict[str, str], l
 
     try:
         from ..codalab import evaluate
-        from ..results import Options
         from ..settings import signature
 
-        options = Options.preset(shared_task) if shared_task else Options()
-        evaluation = evaluate(input_dir, options, shared_task)
-        evaluation.signature = signature(column_settings(options)[primary_column(options)], None)
+        options, further = _table(shared_task, metrics)
+        evaluation = evaluate(input_dir, options, shared_task, further)
+        evaluation.signature = signature(column_settings(options, further)[primary_column(options)], None)
         return ({SCORES_TXT: scores_txt(evaluation), SCORES_JSON: render_json(scores_json(evaluation)),
                  DETAILS: detailed_html(evaluation)}, evaluation.problems)
     except Exception as err:  # noqa: BLE001 - the outputs must name any failure
@@ -101,15 +118,14 @@ def _write(folder: str, files: dict[str, str]) -> None:
 def _bundle(args, stdout) -> int:
     from ..codalab_report import bundle_files
     from ..leaderboard import reports_zero
-    from ..results import Options
 
-    options = Options.preset(args.shared_task) if args.shared_task else Options()
+    options, further = _table(args.shared_task, args.metrics)
     line = describe(args.shared_task) if args.shared_task else "the scorer's defaults (head match, no singletons)"
     try:
         os.makedirs(args.bundle, exist_ok=True)
     except OSError as err:
         raise ScorerError(f"cannot create the folder: {err.strerror}", (args.bundle, None)) from None
-    files = bundle_files(args.shared_task, line, reports_zero(options))
+    files = bundle_files(args.shared_task, line, reports_zero(options), further)
     _write(args.bundle, files)
     stdout.write("".join(f"{os.path.join(args.bundle, name)}\n" for name in files))
     return 0
