@@ -76,8 +76,8 @@ def detailed_html(evaluation: Evaluation) -> str:
         out.append("</ul>")
         for d in evaluation.datasets:
             if d.validation:
-                out.append(f"<h3>Every problem found in {esc(os.path.basename(d.response) if d.response else d.dataset)} "
-                           f"({len(d.validation)})</h3><ul>")
+                name = os.path.basename(d.response) if d.response else d.dataset
+                out.append(f"<h3>Every problem found in {esc(name)} ({len(d.validation)})</h3><ul>")
                 out += [_validation_item(p) for p in d.validation]
                 out.append("</ul>")
     else:
@@ -124,12 +124,12 @@ def error_html(problem: str) -> str:
 
 
 def bundle_files(shared_task: str | None, describe_line: str, with_zero: bool,
-                 further: tuple[str, ...] = ()) -> dict[str, str]:
+                 further: tuple[str, ...] = (), asked: list[str] | None = None) -> dict[str, str]:
     """The scoring program folder: ``metadata`` (the command the platform
-    runs) and a README."""
+    runs, with the measures ``-m`` asked as asked) and a README."""
     preset = f"-t {shared_task} " if shared_task else ""
     # After the folders: -m takes every word that follows it.
-    measures = f" -m {' '.join(further)}" if further else ""
+    measures = f" -m {' '.join(asked)}" if asked else ""
     command = f"python3 -m corefud_scorer codalab {preset}$input $output{measures}"
     metadata = (f"command: {command}\n"
                 f"description: corefud-scorer{' ' + shared_task if shared_task else ''} scoring program\n")

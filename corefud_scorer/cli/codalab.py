@@ -125,7 +125,7 @@ def _bundle(args, stdout) -> int:
         os.makedirs(args.bundle, exist_ok=True)
     except OSError as err:
         raise ScorerError(f"cannot create the folder: {err.strerror}", (args.bundle, None)) from None
-    files = bundle_files(args.shared_task, line, reports_zero(options), further)
+    files = bundle_files(args.shared_task, line, reports_zero(options), further, args.metrics)
     _write(args.bundle, files)
     stdout.write("".join(f"{os.path.join(args.bundle, name)}\n" for name in files))
     return 0
