@@ -169,7 +169,7 @@ def build_bench_parser() -> argparse.ArgumentParser:
                         help="the official results table: systems ranked by the macro-averaged CoNLL F1 "
                         "(-t's matching, else -a's), beside head, partial, exact matching and with "
                         "singletons, per dataset, with significance clusters (--paired-bs or --paired-ar; "
-                        f"default --paired-ar {AR_TRIALS})")
+                        f"default --paired-ar {AR_TRIALS}); -m adds columns to the year's (e.g. -m empty-nodes)")
     return parser
 
 
