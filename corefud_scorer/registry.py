@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import empty_nodes, measures, metrics
+from . import empty_nodes, measures, metrics, vectorised
 from .counts import BlancCounts, BridgingCounts, Counts, f1, ratio
 from .scores import MetricScore
 
@@ -95,7 +95,8 @@ class Measure:
     reads (a contingency, or the partition), ``empty`` the statistics of no
     document, ``score`` the score of a sum. ``resampled``: its statistics
     are recall and precision fractions (or parts of them) that intervals and
-    tests can resample."""
+    tests can resample, ``resampled_score`` the score of resampled sums
+    (:mod:`.vectorised`; recall and precision of one Counts unless said)."""
 
     name: str
     reads: str
@@ -103,6 +104,7 @@ class Measure:
     empty: Callable[[], Any] = Counts
     score: Callable[[str, Any], MetricScore] = from_counts
     resampled: bool = True
+    resampled_score: Callable = vectorised.prf
     split_antecedents: str = AS_IS
     further: bool = False  # one of the further measures (-m every adds them; printed after 1.2's)
 
@@ -125,11 +127,12 @@ MEASURES = _entries(
     Measure("bcub", CONTINGENCY, metrics.b_cubed, split_antecedents=WEIGHTED),
     Measure("ceafe", CONTINGENCY, metrics.ceafe, split_antecedents=WEIGHTED),
     Measure("ceafm", CONTINGENCY, metrics.ceafm, split_antecedents=WEIGHTED),
-    Measure("blanc", CONTINGENCY, metrics.blanc, BlancCounts, blanc_score, split_antecedents=WEIGHTED),
+    Measure("blanc", CONTINGENCY, metrics.blanc, BlancCounts, blanc_score, resampled_score=vectorised.blanc,
+            split_antecedents=WEIGHTED),
     Measure("lea", CONTINGENCY, metrics.lea, split_antecedents=WEIGHTED),
     # MOR overlaps words, and a split antecedent has none.
     Measure("mor", MENTIONS, metrics.mention_overlap, split_antecedents=NOT_APPLICABLE),
-    Measure("zero", MENTIONS, metrics.zero_anaphors, score=zero_score),
+    Measure("zero", MENTIONS, metrics.zero_anaphors, score=zero_score, resampled_score=vectorised.zero),
     Measure("mention", MENTIONS, metrics.mention_identification),
     Measure("bcub-entity", CONTINGENCY, measures.b_cubed_entity, further=True),
     Measure("pairwise", CONTINGENCY, measures.pairwise, further=True),
@@ -140,11 +143,14 @@ MEASURES = _entries(
             further=True),
     Measure("kappa", ONE_MENTION_SET, measures.kappa, measures.KappaCounts, coefficient_score, resampled=False,
             further=True),
-    Measure("entropy", ONE_MENTION_SET, measures.entropy, measures.EntropyCounts, entropy_score, further=True),
+    Measure("entropy", ONE_MENTION_SET, measures.entropy, measures.EntropyCounts, entropy_score,
+            resampled_score=vectorised.entropy, further=True),
     Measure("core-de", ONE_MENTION_SET, measures.core_de, further=True),
     Measure("non-referring", LAYERS, metrics.non_referring),
-    Measure("bridging", LAYERS, metrics.bridging, BridgingCounts, bridging_score),
-    Measure("empty-nodes", LAYERS, empty_nodes.empty_nodes, empty_nodes.EmptyNodeCounts, empty_nodes_score),
+    Measure("bridging", LAYERS, metrics.bridging, BridgingCounts, bridging_score,
+            resampled_score=vectorised.bridging),
+    Measure("empty-nodes", LAYERS, empty_nodes.empty_nodes, empty_nodes.EmptyNodeCounts, empty_nodes_score,
+            resampled_score=vectorised.empty_nodes),
 )
 
 

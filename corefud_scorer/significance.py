@@ -39,8 +39,6 @@ from typing import Sequence
 
 import numpy as np
 
-from . import empty_nodes, registry
-from .measures import EntropyCounts, entropy_score
 from .registry import MEASURES
 from .results import CONLL_PARTS
 
@@ -65,9 +63,6 @@ MAX_AR_TRIALS = 1_000_000
 # fall far below randomization's), and the bootstrap's usual rule of thumb
 # asks for some 30 units.
 TRUSTWORTHY_DOCUMENTS = 30
-
-_ENTROPY_FIELDS = tuple(f.name for f in fields(EntropyCounts))
-
 
 def not_resampled(metrics: Sequence[str]) -> list[str]:
     """The metrics asked for that resampling refuses (the registry's
@@ -150,81 +145,7 @@ def applicable(documents, layout: Layout) -> np.ndarray:
                      for name in layout.metrics], dtype=bool)
 
 
-# --- scores of summed statistics, vectorised ---
-
-def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    out = np.zeros(np.broadcast(num, den).shape)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        np.divide(num, den, out=out, where=num != 0)
-    return out
-
-
-def _f1(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
-    total = precision + recall
-    out = np.zeros(total.shape)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        np.divide(2 * precision * recall, total, out=out, where=total != 0)
-    return out
-
-
-def _prf(sums: np.ndarray):
-    recall = _ratio(sums[..., 0], sums[..., 1])
-    precision = _ratio(sums[..., 2], sums[..., 3])
-    return recall, precision, _f1(precision, recall)
-
-
-def _empty(sums: np.ndarray) -> np.ndarray:
-    return (sums[..., 1] == 0) & (sums[..., 3] == 0)
-
-
-def _blanc(sums: np.ndarray):
-    # The mean of the parts with links on either side; 0 with none.
-    parts = [sums[..., :4], sums[..., 4:]]
-    used = [~_empty(p) for p in parts]
-    count = used[0].astype(np.float64) + used[1]
-    figures = []
-    for a, b in zip(_prf(parts[0]), _prf(parts[1])):
-        total = np.where(used[0], a, 0.0) + np.where(used[1], b, 0.0)
-        figures.append(np.where(count == 0, 0.0, total / np.maximum(count, 1.0)))
-    return tuple(figures)
-
-
-def _entropy_one(*sums):
-    s = entropy_score(EntropyCounts(*sums))
-    return s.recall, s.precision, s.f1
-
-
-# The reported function itself, element by element: the same bits as the
-# reported score, and one call per sample and system, not per document.
-_entropy_each = np.frompyfunc(_entropy_one, len(_ENTROPY_FIELDS), 3)
-
-
-def _entropy(sums: np.ndarray):
-    figures = _entropy_each(*(sums[..., k] for k in range(len(_ENTROPY_FIELDS))))
-    return tuple(np.asarray(f, dtype=np.float64) for f in figures)
-
-
-def _bridging(sums: np.ndarray):
-    # Its score is the markable level's (summary.bridging_score).
-    return _prf(sums[..., 4:8])
-
-
-_ALL_NODES = 4 * empty_nodes.PARTS.index(empty_nodes.ALL)
-
-
-def _empty_nodes(sums: np.ndarray):
-    # Its score is the ALL part's, undefined with no empty node on either side.
-    block = sums[..., _ALL_NODES:_ALL_NODES + 4]
-    undefined = _empty(block)
-    return tuple(np.where(undefined, np.nan, f) for f in _prf(block))
-
-
-# The vectorised form of each score function of the registry that is not
-# recall and precision of one Counts.
-_SCORES = {registry.blanc_score: _blanc, registry.bridging_score: _bridging, registry.entropy_score: _entropy,
-           registry.empty_nodes_score: _empty_nodes}
-_UNDEFINED_WHEN_EMPTY = (registry.zero_score,)
-
+# --- scores of summed statistics, vectorised (each measure's entry says how) ---
 
 def scores(sums: np.ndarray, layout: Layout, usable: np.ndarray | None = None) -> dict:
     """Recall, precision and F1 arrays per metric (and CoNLL's F1) from
@@ -235,11 +156,7 @@ def scores(sums: np.ndarray, layout: Layout, usable: np.ndarray | None = None) -
     out = {}
     for index, name in enumerate(layout.metrics):
         block = sums[..., layout.columns[name]]
-        score = MEASURES[name].score
-        figures = _SCORES.get(score, _prf)(block)
-        if score in _UNDEFINED_WHEN_EMPTY:
-            undefined = _empty(block)
-            figures = tuple(np.where(undefined, np.nan, f) for f in figures)
+        figures = MEASURES[name].resampled_score(block)
         if usable is not None:
             figures = tuple(np.where(usable[..., index], f, np.nan) for f in figures)
         out[name] = figures

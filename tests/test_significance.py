@@ -4,12 +4,15 @@ to direct loops written here (one sample, one trial at a time)."""
 from __future__ import annotations
 
 import math
+from dataclasses import fields
 
 import numpy as np
 import pytest
 
 from corefud_scorer import Options, score
 from corefud_scorer.benchmark import macro_average as bench_macro
+from corefud_scorer.counts import Counts
+from corefud_scorer.results import DocumentResult
 from corefud_scorer.significance import (CONLL, DEFAULT_SEED, Interval, Layout, Statistics, approximate_randomization,
                                          confidence_intervals, paired_bootstrap)
 
@@ -349,3 +352,34 @@ def test_coefficients_are_refused_in_one_place():
     assert not_resampled(("muc", "alpha", "entropy", "kappa", "alpha")) == ["alpha", "kappa"]
     with pytest.raises(ValueError, match="alpha"):
         Layout.of(("muc", "alpha"))
+
+
+def _any_statistics(rng, empty):
+    """Random statistics shaped as ``empty`` (Counts, or a dataclass of Counts)."""
+    if isinstance(empty, Counts):
+        den = rng.integers(0, 9, size=2)
+        return Counts(float(rng.integers(0, den[0] + 1)), float(den[0]),
+                      float(rng.integers(0, den[1] + 1)), float(den[1]))
+    return type(empty)(**{f.name: _any_statistics(rng, getattr(empty, f.name)) for f in fields(empty)})
+
+
+def test_every_resampled_measure_of_the_registry_resamples_to_its_reported_score():
+    """Whatever a registry entry's statistics, their resampled score
+    (``resampled_score``) is its reported score (``score``), to the bit: a
+    new measure is checked here by its entry alone."""
+    from corefud_scorer.registry import MEASURES
+    from corefud_scorer.summary import summarize
+
+    rng = np.random.default_rng(5)
+    # Entropy's sums must be entropies of one partition: _documents makes them so.
+    names = [n for n, m in MEASURES.items() if m.resampled and n != "entropy"]
+    assert {"blanc", "bridging", "zero", "empty-nodes"} <= set(names)
+    documents = [DocumentResult(k, {n: _any_statistics(rng, MEASURES[n].empty()) for n in names}, 0, 0, 0, 0)
+                 for k in range(12)]
+    stats = Statistics.from_documents([[documents]], names)
+    observed = stats.observed()
+    reported, _ = summarize(documents, names)
+    for name in names:
+        m = reported[name]
+        got = tuple(None if np.isnan(x[0]) else float(x[0]) for x in observed[name])
+        assert got == (m.recall, m.precision, m.f1), name
