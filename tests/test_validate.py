@@ -123,21 +123,6 @@ def test_corefud_every_planted_problem_is_found(tmp_path):
     assert text.out.endswith(f"{len(problems)} errors, 0 warnings in 1 file: the submission would not be scored\n")
 
 
-@pytest.mark.parametrize("name", list(COREFUD_PLANTED))
-def test_corefud_scoring_stops_at_the_first_problem_of_each_planted_file(tmp_path, name):
-    plant, kind, needle = COREFUD_PLANTED[name]
-    key_text = corefud_key()
-    response_text = planted(key_text, [plant])
-    run, key, response = validate(tmp_path, key_text, response_text, "conllu")
-    assert run.code == 2 and [k for k, _ in found(run)] == [kind]
-    error = assert_scoring_stops_at_one_error(key, response)
-    if needle is not None:
-        # Found while reading: the scoring names the same line with the same words.
-        line = line_of(response_text, needle)
-        assert found(run) == [(kind, line)]
-        assert error.endswith(f"{response}:{line}: {run.json['problems'][0]['message']}")
-
-
 def test_a_valid_submission_has_no_problem(tmp_path):
     key_text = corefud_key()
     run, _, _ = validate(tmp_path, key_text, key_text, "conllu")
@@ -230,24 +215,6 @@ def test_conll_every_planted_problem_is_found(tmp_path):
     assert ("word-form", line_of(response_text, "v413")) in found(strict)
 
 
-@pytest.mark.parametrize("name", list(CONLL_PLANTED))
-def test_conll_scoring_stops_at_the_first_problem_of_each_planted_file(tmp_path, name):
-    plant, kind, needle = CONLL_PLANTED[name]
-    key_text = conll_key()
-    response_text = planted(key_text, [plant])
-    run, key, response = validate(tmp_path, key_text, response_text, "conll")
-    assert run.code == 2 and [k for k, _ in found(run)] == [kind]
-    error = assert_scoring_stops_at_one_error(key, response)
-    if needle is not None:
-        line = line_of(response_text, needle)
-        assert error.endswith(f"{response}:{line}: {run.json['problems'][0]['message']}")
-
-
-def test_conll_valid_submission(tmp_path):
-    run, _, _ = validate(tmp_path, conll_key(), conll_key(), "conll")
-    assert run.code == 0 and run.json["problems"] == [] and run.json["warnings"] == []
-
-
 # --- Universal Anaphora ----------------------------------------------------
 
 UA_COLUMNS = "# global.columns = ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY"
@@ -306,24 +273,6 @@ def test_ua_every_planted_problem_is_found(tmp_path):
     assert run.json["warnings"] == []
 
 
-@pytest.mark.parametrize("name", list(UA_PLANTED))
-def test_ua_scoring_stops_at_the_first_problem_of_each_planted_file(tmp_path, name):
-    plant, kind, needle = UA_PLANTED[name]
-    key_text = ua_key()
-    response_text = planted(key_text, [plant])
-    run, key, response = validate(tmp_path, key_text, response_text, "conllu")
-    assert run.code == 2 and [k for k, _ in found(run)] == [kind]
-    error = assert_scoring_stops_at_one_error(key, response)
-    if needle is not None:
-        line = line_of(response_text, needle)
-        assert error.endswith(f"{response}:{line}: {run.json['problems'][0]['message']}")
-
-
-def test_ua_valid_submission(tmp_path):
-    run, _, _ = validate(tmp_path, ua_key(), ua_key(), "conllu")
-    assert run.code == 0 and run.json["problems"] == [] and run.json["warnings"] == []
-
-
 def test_a_missing_header_is_one_problem_naming_each_document(tmp_path):
     key_text = corefud_key()
     response_text = "\n".join(line for line in key_text.split("\n") if not line.startswith("# global.Entity"))
@@ -335,3 +284,32 @@ def test_a_missing_header_is_one_problem_naming_each_document(tmp_path):
     assert [(p["kind"], p["line"], p["message"]) for p in run.json["problems"]] == [
         ("header", starts[0], f"{message} (and at lines {', '.join(map(str, starts[1:]))})")]
     assert assert_scoring_stops_at_one_error(key, response).endswith(f"{response}:{starts[0]}: {message}")
+
+
+# Each format: its key, the problems planted in it, the format validate is told.
+FORMATS = {"corefud": (corefud_key, COREFUD_PLANTED, "conllu"), "conll": (conll_key, CONLL_PLANTED, "conll"),
+           "ua": (ua_key, UA_PLANTED, "conllu")}
+
+
+@pytest.mark.parametrize("fmt, name", [(fmt, name) for fmt, (_, plants, _) in FORMATS.items() for name in plants])
+def test_scoring_stops_at_the_first_problem_of_each_planted_file(tmp_path, fmt, name):
+    make_key, plants, told = FORMATS[fmt]
+    plant, kind, needle = plants[name]
+    key_text = make_key()
+    response_text = planted(key_text, [plant])
+    run, key, response = validate(tmp_path, key_text, response_text, told)
+    assert run.code == 2 and [k for k, _ in found(run)] == [kind]
+    error = assert_scoring_stops_at_one_error(key, response)
+    if needle is not None:
+        # Found while reading: the scoring names the same line with the same words.
+        line = line_of(response_text, needle)
+        assert found(run) == [(kind, line)]
+        assert error.endswith(f"{response}:{line}: {run.json['problems'][0]['message']}")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_valid_submission_of_each_format_has_no_problem(tmp_path, fmt):
+    make_key, _, told = FORMATS[fmt]
+    run, _, _ = validate(tmp_path, make_key(), make_key(), told)
+    assert run.code == 0
+    assert run.json["would_score"] is True and run.json["problems"] == [] and run.json["warnings"] == []
