@@ -7,6 +7,7 @@ import bz2
 import gzip
 import io
 import lzma
+import os
 import shutil
 import sys
 import zipfile
@@ -91,3 +92,19 @@ def test_bench_pairs_a_compressed_key_with_a_plain_response(tmp_path):
     shutil.copy(FIXTURES / "bench" / "key" / "cs_toy-corefud-dev.conllu", keys)
     twice = run_cli("bench", keys, FIXTURES / "bench" / "sys")
     assert twice.code == 2 and "two files of dataset 'cs_toy'" in twice.err
+
+
+def test_a_file_is_read_once_to_tell_its_format(tmp_path, monkeypatch):
+    from corefud_scorer import readers
+
+    reads = []
+    real_head = readers.head
+    monkeypatch.setattr(readers, "head", lambda path, size=8192: reads.append(path) or real_head(path, size))
+    path = tmp_path / "key.conll"
+    path.write_text("#begin document (a); part 000\na 0 0 x (1)\n#end document\n", encoding="utf-8")
+    assert [readers.detect_format(str(path)) for _ in range(3)] == ["conll"] * 3
+    assert len(reads) == 1
+    # Changed (size and time): read again.
+    path.write_text("# newdoc id = a\n# global.Entity = eid-etype-head-other\n", encoding="utf-8")
+    os.utime(path, ns=(1, 1))
+    assert readers.detect_format(str(path)) == "corefud" and len(reads) == 2

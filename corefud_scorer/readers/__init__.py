@@ -12,6 +12,9 @@ one by one. Everything after reading is shared by all formats.
 from __future__ import annotations
 
 import inspect
+import os
+import stat
+from functools import lru_cache
 from importlib import import_module
 from types import ModuleType
 from typing import Iterator
@@ -53,7 +56,21 @@ def _head(path: str, size: int = 8192) -> str:
 
 
 def detect_format(path: str) -> str:
-    """The format of a file from its first few KB; the default when unsure."""
+    """The format of a file from its first few KB; the default when unsure.
+    A regular file is read once however often it is asked about (the
+    command line's defaults, the pair's check, each reader), until it
+    changes."""
+    try:
+        status = os.stat(path)
+    except (OSError, TypeError, ValueError):
+        return sniff_format(_head(path))
+    if not stat.S_ISREG(status.st_mode):
+        return sniff_format(_head(path))  # no file version to remember it by
+    return _detected(os.path.abspath(path), status.st_dev, status.st_ino, status.st_mtime_ns, status.st_size)
+
+
+@lru_cache(maxsize=64)
+def _detected(path: str, *version) -> str:
     return sniff_format(_head(path))
 
 
