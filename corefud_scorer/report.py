@@ -118,9 +118,14 @@ def ua_header(options: Options) -> str:
 
 
 def _scores_line(score: MetricScore, decimals: int = 2) -> str:
+    one_number = score.name in MEASURES and MEASURES[score.name].one_number  # an agreement coefficient
     if not score.applicable:
+        if one_number:
+            return "Value: n/a  (not applicable: no mention pair to compare)\n"
         return ("Recall: n/a  Precision: n/a  F1: n/a"
                 f"  (not applicable: {NOT_APPLICABLE.get(score.name, 'no value')})\n")
+    if one_number:
+        return f"Value: {_percent(score.value, decimals)}\n"
     return (f"Recall: {_percent(score.recall, decimals)}  Precision: {_percent(score.precision, decimals)}"
             f"  F1: {_percent(score.f1, decimals)}\n")
 

@@ -7,6 +7,7 @@ import pytest
 from conftest import FIXTURES, run_cli
 
 from corefud_scorer.presets import PRESETS, describe
+from corefud_scorer.registry import MEASURES
 
 STATION = FIXTURES / "anaphora"
 
@@ -53,3 +54,31 @@ def test_crac24_header():
     assert describe("crac24") == ("CRAC 2024 shared task settings (crac24): head match, without singletons, "
                                   "zeros matched by enhanced dependencies (no gold empty nodes: systems predict "
                                   "them); CorefUD 1.2, official scorer 1.2")
+
+
+# Each format's files, and the option sets that change what its text prints.
+TEXT_CASES = {
+    "corefud": (STATION / "station.key.conllu", STATION / "station.response.conllu", [[], ["-s", "-l"]]),
+    "ua": (STATION / "station.key.ua.conllu", STATION / "station.response.ua.conllu",
+           [[], ["-s", "-l"], ["-d"], ["--only-split-antecedent"]]),
+    "conll": (FIXTURES / "seed" / "pradhan2014.key.conll", FIXTURES / "seed" / "pradhan2014.response.conll",
+              [[], ["-s"]]),
+}
+
+
+@pytest.mark.parametrize("fmt, flags", [(fmt, flags) for fmt, (_, _, sets) in TEXT_CASES.items() for flags in sets],
+                         ids=lambda v: " ".join(v) if isinstance(v, list) else v)
+def test_every_measure_prints_as_text(fmt, flags):
+    """Text output of every measure (an agreement coefficient as one value,
+    a measure not applicable as n/a): a score or one refusal line, never a
+    traceback."""
+    key, response, _ = TEXT_CASES[fmt]
+    for name in MEASURES:
+        run = run_cli(key, response, *flags, "-m", name)
+        if run.code == 2:
+            assert len(run.err.strip().splitlines()) <= 2 and "error: " in run.err, (name, run.err)
+            continue
+        assert run.code == 0, (name, flags, run.err)
+        assert name in run.out and ("Recall: " in run.out or "Value: " in run.out), (name, run.out)
+    run = run_cli(key, response, *flags, "-m", "every")
+    assert run.code == 0 and run.out.count("Value: ") == 2, run.err  # alpha and kappa
