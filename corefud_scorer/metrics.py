@@ -34,6 +34,15 @@ def _pairs(x):
     return x * (x - 1) / 2.0
 
 
+def _cell_pairs(cells: Cells) -> np.ndarray:
+    """Mention pairs within each cell; with weighted mentions, the sum over
+    those pairs of the product of their weights, (n² - Σw²)/2."""
+    n = cells.counts.astype(np.float64)
+    if cells.squares is None:
+        return _pairs(n)
+    return (n * n - cells.squares) / 2.0
+
+
 # --- entity-level metrics over the contingency ---
 
 def _muc_side(cells: Cells, sizes: np.ndarray) -> tuple[float, float]:
@@ -59,8 +68,8 @@ def b_cubed(c: Contingency) -> Counts:
     return Counts(rn, rd, pn, pd)
 
 
-def _lea_side(groups, partners, counts, sizes, partner_sizes) -> tuple[float, float]:
-    links = np.bincount(groups, weights=_pairs(counts.astype(np.float64)), minlength=len(sizes))
+def _lea_side(groups, partners, counts, links, sizes, partner_sizes) -> tuple[float, float]:
+    links = np.bincount(groups, weights=links, minlength=len(sizes))
     # A singleton is one self-link, resolved when its mention's partner
     # entity is a singleton too.
     resolved_singleton = (sizes[groups] == 1) & (counts == 1) & (partner_sizes[partners] == 1)
@@ -72,8 +81,8 @@ def _lea_side(groups, partners, counts, sizes, partner_sizes) -> tuple[float, fl
 
 def lea(c: Contingency) -> Counts:
     r, p = c.recall_cells, c.precision_cells
-    rn, rd = _lea_side(r.rows, r.cols, r.counts, c.key_sizes, c.response_sizes)
-    pn, pd = _lea_side(p.cols, p.rows, p.counts, c.response_sizes, c.key_sizes)
+    rn, rd = _lea_side(r.rows, r.cols, r.counts, _cell_pairs(r), c.key_sizes, c.response_sizes)
+    pn, pd = _lea_side(p.cols, p.rows, p.counts, _cell_pairs(p), c.response_sizes, c.key_sizes)
     return Counts(rn, rd, pn, pd)
 
 
@@ -105,7 +114,7 @@ def ceafm(c: Contingency) -> Counts:
 
 
 def blanc_coreference(c: Contingency) -> Counts:
-    common = float(_pairs(c.recall_cells.counts.astype(np.float64)).sum())
+    common = float(_cell_pairs(c.recall_cells).sum())
     return Counts(common, float(_pairs(c.key_sizes.astype(np.float64)).sum()),
                   common, float(_pairs(c.response_sizes.astype(np.float64)).sum()))
 

@@ -26,11 +26,15 @@ from .model import Document, Mention, PluralMention
 
 @dataclass
 class Cells:
-    """Non-zero cells of a sparse contingency: row, column, count arrays."""
+    """Non-zero cells of a sparse contingency: row, column, count arrays.
+    Where mentions are weighted (split antecedents, :mod:`.plural`), a
+    count is the cell's total weight and ``squares`` the sum of its
+    mentions' squared weights; None where every mention weighs 1."""
 
     rows: np.ndarray
     cols: np.ndarray
     counts: np.ndarray
+    squares: np.ndarray | None = None
 
     @classmethod
     def from_pairs(cls, rows: list[int], cols: list[int], n_cols: int) -> "Cells":

@@ -1,5 +1,5 @@
-"""Entity-level metrics for documents with split antecedents, as the UA
-scorer defines them.
+"""Split antecedents, as the UA scorer scores them: their alignment and the
+weighted contingency through which :mod:`.metrics` scores them.
 
 A plural entity carries one extra mention, its split antecedent (a
 :class:`~corefud_scorer.model.PluralMention`: the set of entities the plural
@@ -8,41 +8,108 @@ one, per metric, by the metric's own F1 between their sets of entities (the
 sets scored as two small partitions, singletons counted); an aligned split
 antecedent then counts in the entity of its partner with that alignment's
 recall (recall side), precision (precision side) or F1 (CEAF and BLANC)
-instead of 1. Documents without split antecedents never come here: the
-contingency of :mod:`.partition` gives the same numbers faster.
+instead of 1. That weight is the mention's in a contingency of the two sets
+of entities (a cell adds its mentions' weights), read by the metric's own
+function in :mod:`.metrics`; only MUC and BLANC's non-coreference part are
+computed here, mention by mention (see :func:`_muc_side` and
+:func:`_blanc_non_coreference`). Documents
+without split antecedents never come here: the contingency of
+:mod:`.partition` gives the same numbers faster.
 
-Each function returns :class:`~corefud_scorer.metrics.Counts` for one
-document; mentions are handled as their identities.
+Mentions are handled as their identities.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from . import assignment
+import numpy as np
+
+from . import assignment, metrics
 from .metrics import BlancCounts, Counts, f1, ratio
-from .partition import Partition
+from .partition import Cells, Contingency, Partition
 
 
 def _is_plural(ident) -> bool:
     return isinstance(ident, frozenset)
 
 
-class _Side:
-    """A set of entities (lists of identities) and where each mention is."""
-
-    def __init__(self, entities):
-        self.entities = entities
-        self.entity_of = {}
-        for index, entity in enumerate(entities):
-            for ident in entity:
-                self.entity_of[ident] = index
+def _entity_of(entities) -> dict:
+    # A mention standing in two entities is looked up in the later one.
+    return {ident: index for index, entity in enumerate(entities) for ident in entity}
 
 
-# --- the metrics on two sides; `mapped` takes a mention to its partner ---
-# `split` maps a split antecedent to (its partner, weight).
+def _read(m, mapped, split, unaligned_as_itself):
+    """A mention's partner and weight: a split antecedent stands for its
+    aligned one with that alignment's weight; one left unaligned is left
+    out (None) or stands for itself."""
+    m = mapped(m)
+    if _is_plural(m):
+        if m in split:
+            return split[m]
+        if not unaligned_as_itself:
+            return None, 0.0
+    return m, 1.0
 
-def _muc_side(entities, other, entity_of, mapped, split, count_singletons):
+
+def _cells(totals: dict, squares: dict) -> Cells:
+    if not totals:
+        empty = np.zeros(0, dtype=np.int64)
+        return Cells(empty, empty, np.zeros(0), np.zeros(0))
+    order = sorted(totals)
+    rows = np.array([i for i, _ in order], dtype=np.int64)
+    cols = np.array([j for _, j in order], dtype=np.int64)
+    return Cells(rows, cols, np.array([totals[cell] for cell in order]),
+                 np.array([squares[cell] for cell in order]))
+
+
+def _side_cells(entities, other, mapped, split, unaligned_as_itself, singletons_as_themselves,
+                transpose=False) -> Cells:
+    """The weighted cells read from one side: each mention's weight in the
+    cell of its entity and its partner's entity on the other side."""
+    entity_of = _entity_of(other)
+    totals, squares = defaultdict(float), defaultdict(float)
+    for index, entity in enumerate(entities):
+        for m in entity:
+            if singletons_as_themselves and len(entity) == 1:
+                partner, weight = mapped(m), 1.0
+            else:
+                partner, weight = _read(m, mapped, split, unaligned_as_itself)
+            j = entity_of.get(partner) if partner is not None else None
+            if j is not None:
+                cell = (j, index) if transpose else (index, j)
+                totals[cell] += weight
+                squares[cell] += weight * weight
+    return _cells(totals, squares)
+
+
+def _membership_cells(key, response, mapped, split) -> Cells:
+    """CEAF's cells: a key mention counts in every response entity holding
+    its partner; an unaligned split antecedent is left out (as in the UA
+    library)."""
+    members = defaultdict(list)
+    for j, entity in enumerate(response):
+        for m in entity:
+            members[m].append(j)
+    totals, squares = defaultdict(float), defaultdict(float)
+    for i, entity in enumerate(key):
+        for m in entity:
+            partner, weight = _read(m, mapped, split, False)
+            for j in members.get(partner, ()) if partner is not None else ():
+                totals[i, j] += weight
+                squares[i, j] += weight * weight
+    return _cells(totals, squares)
+
+
+def _muc_side(entities, other, mapped, split, count_singletons):
+    """MUC from one side, kept here rather than read off the weighted
+    contingency: an aligned split antecedent costs 1 - w only where its
+    partner's entity also holds the partner of another mention (1
+    otherwise), and the UA scorer's numbers follow the order in which it
+    charges those costs to the last bit. With ``count_singletons`` (two
+    split antecedents' entities compared), an entity of one mention is one
+    link, kept when its partner's entity is one mention too."""
+    entity_of = _entity_of(other)
     tp = p = 0.0
     for entity in entities:
         if len(entity) == 1 and count_singletons:
@@ -73,108 +140,33 @@ def _muc_side(entities, other, entity_of, mapped, split, count_singletons):
     return tp, p
 
 
-def _b_cubed_side(entities, entity_of, mapped, split):
-    num = den = 0.0
-    for entity in entities:
-        weights = defaultdict(float)
+def _blanc_non_coreference(key, response, mapped, split) -> Counts:
+    """BLANC's non-coreference part, kept here rather than read off the
+    weighted contingency: its numerator is a difference of squared sums of
+    the order of the number of mention pairs, whose last bits depend on the
+    order in which mentions are added, and this keeps the UA scorer's
+    (mention by mention) order. Mention pairs of two key entities whose
+    partners are in two response entities, each weighted by the product of
+    its split antecedents' F1: all pairs, less those sharing a key entity or
+    a response entity, plus those sharing both (counted twice)."""
+    entity_of = _entity_of(response)
+    rows, cols, cells = defaultdict(float), defaultdict(float), defaultdict(float)
+    every = 0.0
+    for i, entity in enumerate(key):
         for m in entity:
-            m = mapped(m)
-            if _is_plural(m):
-                if m in split:
-                    partner, score = split[m]
-                    if partner in entity_of:
-                        weights[entity_of[partner]] += score
-            elif m in entity_of:
-                weights[entity_of[m]] += 1
-        num += sum(w * w for w in weights.values()) / float(len(entity))
-        den += len(entity)
-    return num, den
-
-
-def _resolved(entities, entity_of, mapped, split):
-    """(entity index, partner's entity index, weight) for each mention of
-    ``entities`` whose partner is in ``entity_of``. As in the UA library's
-    BLANC (and LEA), a split antecedent left unaligned (its alignment F1
-    was 0, or 0/0 when every element is a single mention) stands for
-    itself: it counts, with weight 1, where the other side has the same
-    set of entities."""
-    out = []
-    for index, m, weight in _partners(entities, mapped, split, unaligned_as_itself=True):
-        j = entity_of.get(m)
-        if j is not None:
-            out.append((index, j, weight))
-    return out
-
-
-def _partners(entities, mapped, split, unaligned_as_itself=False):
-    """(entity index, partner, weight) for each mention of ``entities``: a
-    split antecedent stands for its aligned one, with that alignment's
-    weight; one that is not aligned is left out (CEAF, as the UA library's)
-    or stands for itself."""
-    for index, entity in enumerate(entities):
-        for m in entity:
-            m = mapped(m)
-            weight = 1.0
-            if _is_plural(m):
-                if m in split:
-                    m, weight = split[m]
-                elif not unaligned_as_itself:
-                    continue
-            yield index, m, weight
-
-
-def _ceaf(key, response, mapped, split, entity_level):
-    # A key mention counts in every response entity holding its partner.
-    members = defaultdict(list)
-    for j, entity in enumerate(response):
-        for m in entity:
-            members[m].append(j)
-    overlap = defaultdict(float)
-    for i, m, weight in _partners(key, mapped, split):
-        for j in members.get(m, ()):
-            overlap[i, j] += weight
-    weights = {}
-    for (i, j), value in overlap.items():
-        if entity_level:
-            value = 2 * value / float(len(key[i]) + len(response[j]))
-        if value:
-            weights[i, j] = value
-    total = 0.0
-    if weights:
-        pairs = assignment.solve(len(key), len(response), weights)
-        total = float(sum(weights.get(pair, 0.0) for pair in pairs))
-    if entity_level:
-        return Counts(total, float(len(key)), total, float(len(response)))
-    return Counts(total, float(sum(map(len, key))), total, float(sum(map(len, response))))
-
-
-def _lea_side(entities, other, entity_of, mapped, split):
-    num = den = 0.0
-    for entity in entities:
-        if len(entity) == 1:
-            all_links = 1
-            m = mapped(entity[0])
-            common = 1 if m in entity_of and len(other[entity_of[m]]) == 1 else 0
-        else:
-            common = 0.0
-            all_links = len(entity) * (len(entity) - 1) / 2.0
-            for i, m in enumerate(entity):
-                m = mapped(m)
-                score = 1
-                if _is_plural(m) and m in split:
-                    m, score = split[m]
-                if m not in entity_of:
-                    continue
-                for m2 in entity[i + 1:]:
-                    m2 = mapped(m2)
-                    score2 = 1.0
-                    if _is_plural(m2) and m2 in split:
-                        m2, score2 = split[m2]
-                    if m2 in entity_of and entity_of[m] == entity_of[m2]:
-                        common += score * score2
-        num += len(entity) * common / float(all_links)
-        den += len(entity)
-    return num, den
+            partner, w = _read(m, mapped, split, True)
+            j = entity_of.get(partner)
+            if j is None:
+                continue
+            rows[i] += w
+            cols[j] += w
+            cells[i, j] += w
+            every += w
+    common = (every * every - _squares(rows) - _squares(cols) + _squares(cells)) / 2
+    k = sum(map(len, key))
+    r = sum(map(len, response))
+    return Counts(common, _pairs(k) - sum(_pairs(len(e)) for e in key),
+                  common, _pairs(r) - sum(_pairs(len(e)) for e in response))
 
 
 def _pairs(n):
@@ -185,60 +177,53 @@ def _squares(groups) -> float:
     return sum(w * w for w in groups.values())
 
 
-def _blanc_coreference(key, response, entity_of, mapped, split):
-    """Mention pairs of one key entity whose partners share a response
-    entity, each weighted by the product of its split antecedents' F1."""
-    total = defaultdict(float)
-    squares = defaultdict(float)
-    for i, j, w in _resolved(key, entity_of, mapped, split):
-        total[i, j] += w
-        squares[i, j] += w * w
-    common = sum(t * t - squares[cell] for cell, t in total.items()) / 2
-    return Counts(common, float(sum(_pairs(len(e)) for e in key)),
-                  common, float(sum(_pairs(len(e)) for e in response)))
+# How each metric reads split antecedents, as the UA library does: whether
+# one left unaligned stands for itself, and whether an entity of one
+# mention is read as that mention itself (never through the alignment).
+_AS_ITSELF = {"lea", "blanc-coreference"}
+_SINGLETONS_AS_THEMSELVES = {"lea"}
+_METRICS = {
+    "bcub": metrics.b_cubed,
+    "ceafe": metrics.ceafe,
+    "ceafm": metrics.ceafm,
+    "lea": metrics.lea,
+    "blanc-coreference": metrics.blanc_coreference,
+}
 
 
-def _blanc_non_coreference(key, response, entity_of, mapped, split):
-    """Mention pairs of two key entities whose partners are in two response
-    entities, weighted as above: all pairs, less those sharing a key entity
-    or a response entity, plus those sharing both (counted twice)."""
-    rows, cols, cells = defaultdict(float), defaultdict(float), defaultdict(float)
-    every = 0.0
-    for i, j, w in _resolved(key, entity_of, mapped, split):
-        rows[i] += w
-        cols[j] += w
-        cells[i, j] += w
-        every += w
-    common = (every * every - _squares(rows) - _squares(cols) + _squares(cells)) / 2
-    k = sum(map(len, key))
-    r = sum(map(len, response))
-    return Counts(common, _pairs(k) - sum(_pairs(len(e)) for e in key),
-                  common, _pairs(r) - sum(_pairs(len(e)) for e in response))
+def weighted_contingency(metric, key, response, mapped, key_split, response_split) -> Contingency:
+    """The contingency of two sets of entities in which each split
+    antecedent weighs its alignment's recall (cells read from the key),
+    precision (from the response) or F1 (CEAF's and BLANC's cells)."""
+    key_sizes = np.array([len(e) for e in key], dtype=np.int64)
+    response_sizes = np.array([len(e) for e in response], dtype=np.int64)
+    if metric in ("ceafe", "ceafm"):
+        cells = _membership_cells(key, response, mapped, key_split[1])
+        return Contingency(key_sizes, response_sizes, cells, cells, cells)
+    as_itself = metric in _AS_ITSELF
+    singletons = metric in _SINGLETONS_AS_THEMSELVES
+    if metric.startswith("blanc"):
+        cells = _side_cells(key, response, mapped, key_split[1], as_itself, singletons)
+        return Contingency(key_sizes, response_sizes, cells, cells, cells)
+    recall = _side_cells(key, response, mapped, key_split[0], as_itself, singletons)
+    precision = _side_cells(response, key, mapped, response_split, as_itself, singletons,
+                            transpose=True)
+    return Contingency(key_sizes, response_sizes, recall, precision, recall)
 
 
 def _score(metric, key, response, mapped, key_split, response_split, singletons=False):
     """One metric on two sets of entities; the splits give (partner, weight)
     per split antecedent: recall-side, precision-side, F1 (CEAF, BLANC)."""
-    key_side, response_side = _Side(key), _Side(response)
     if metric == "muc":
-        rn, rd = _muc_side(key, response, response_side.entity_of, mapped, key_split[0], singletons)
-        pn, pd = _muc_side(response, key, key_side.entity_of, mapped, response_split, singletons)
+        rn, rd = _muc_side(key, response, mapped, key_split[0], singletons)
+        pn, pd = _muc_side(response, key, mapped, response_split, singletons)
         return Counts(rn, rd, pn, pd)
-    if metric == "bcub":
-        rn, rd = _b_cubed_side(key, response_side.entity_of, mapped, key_split[0])
-        pn, pd = _b_cubed_side(response, key_side.entity_of, mapped, response_split)
-        return Counts(rn, rd, pn, pd)
-    if metric in ("ceafe", "ceafm"):
-        return _ceaf(key, response, mapped, key_split[1], metric == "ceafe")
-    if metric == "lea":
-        rn, rd = _lea_side(key, response, response_side.entity_of, mapped, key_split[0])
-        pn, pd = _lea_side(response, key, key_side.entity_of, mapped, response_split)
-        return Counts(rn, rd, pn, pd)
-    if metric == "blanc-coreference":
-        return _blanc_coreference(key, response, response_side.entity_of, mapped, key_split[1])
     if metric == "blanc-non-coreference":
-        return _blanc_non_coreference(key, response, response_side.entity_of, mapped, key_split[1])
-    raise ValueError(metric)
+        return _blanc_non_coreference(key, response, mapped, key_split[1])
+    if metric not in _METRICS:
+        raise ValueError(metric)
+    c = weighted_contingency(metric, key, response, mapped, key_split, response_split)
+    return _METRICS[metric](c)
 
 
 NO_SPLIT = ({}, {})
