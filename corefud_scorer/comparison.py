@@ -94,11 +94,6 @@ def split_names(text: str) -> list[str]:
     return [name.replace("\\,", ",").strip() for name in re.split(r"(?<!\\),", text)]
 
 
-def joined_names(names: list[str]) -> str:
-    """The ``--names`` value that :func:`split_names` reads back as ``names``."""
-    return ",".join(name.replace(",", "\\,") for name in names)
-
-
 def pair_figures(result) -> dict[str, tuple]:
     """A file pair's figures from its :class:`~corefud_scorer.results.Result`."""
     figures = {name: (m.recall, m.precision, m.f1) for name, m in result.metrics.items()}
