@@ -356,12 +356,20 @@ def report_warnings(results, args, stderr):
                       f"{kind.replace('_', ' ')}: {count}", file=stderr)
 
 
-def distinct(parser, names: list[str]) -> None:
+def _repeated(names: list[str]) -> str | None:
+    """The first name given a second time, if any."""
     seen = set()
     for name in names:
         if name in seen:
-            parser.error(f"{name} is given twice: each system once")
+            return name
         seen.add(name)
+    return None
+
+
+def distinct(parser, names: list[str]) -> None:
+    repeated = _repeated(names)
+    if repeated is not None:
+        parser.error(f"{repeated} is given twice: each system once")
 
 
 def names_from(args: argparse.Namespace, parser: argparse.ArgumentParser, paths: list[str]) -> list[str]:
@@ -377,11 +385,9 @@ def names_from(args: argparse.Namespace, parser: argparse.ArgumentParser, paths:
                      f"{len(paths)} system{'s' if len(paths) != 1 else ''}: one per response, separated by commas")
     if not all(names):
         parser.error("--names: a name is empty")
-    seen = set()
-    for name in names:
-        if name in seen:
-            parser.error(f"--names: {name} is given twice: each system its own name")
-        seen.add(name)
+    repeated = _repeated(names)
+    if repeated is not None:
+        parser.error(f"--names: {repeated} is given twice: each system its own name")
     return names
 
 
