@@ -24,7 +24,8 @@ from .profile import OPTIONAL_FEATURES
 from .readers import formats
 from .registry import CONLL_PARTS, CONLL_SCORE
 from .results import GROUPS, METRIC_NAMES, SYNC_CHOICES, Options, format_profile
-from .significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, not_resampled
+from .significance import (AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES,
+                           not_resampled)
 
 # Where the page shows a field: the basic settings, then folded groups.
 SECTIONS = {
@@ -52,6 +53,7 @@ class Field:
     choices: tuple = ()
     default: object = None
     feature: str | None = None  # the profile feature it needs (a key of OPTIONAL_FEATURES)
+    most: int | None = None     # a count's largest value (resampling's limits)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "flag": self.flag, "kind": self.kind, "section": self.section,
@@ -99,11 +101,12 @@ FIELDS = _fields(
           "all: the four side by side", SYNC_CHOICES),
     Field("confidence", "--confidence", COUNT, "systems", "Confidence intervals",
           "percentile bootstrap intervals of every figure: true, or a number of samples",
-          default=BOOTSTRAP_SAMPLES),
+          default=BOOTSTRAP_SAMPLES, most=MAX_BOOTSTRAP_SAMPLES),
     Field("paired_bs", "--paired-bs", COUNT, "systems", "Paired bootstrap test",
-          "against the first response: true, or a number of samples", default=BOOTSTRAP_SAMPLES),
+          "against the first response: true, or a number of samples", default=BOOTSTRAP_SAMPLES,
+          most=MAX_BOOTSTRAP_SAMPLES),
     Field("paired_ar", "--paired-ar", COUNT, "systems", "Approximate randomization test",
-          "against the first response: true, or a number of trials", default=AR_TRIALS),
+          "against the first response: true, or a number of trials", default=AR_TRIALS, most=MAX_AR_TRIALS),
     Field("seed", "--seed", NUMBER, "systems", "Random seed", "the resampling's random seed",
           default=DEFAULT_SEED),
     Field("format", "--format", CHOICE, "files", "Format", "the files' format (default: told from the key)",

@@ -10,15 +10,12 @@ from ..profile import OPTIONAL_FEATURES
 from ..readers import profiles
 from ..registry import CONLL_SCORE, MEASURES
 from ..results import GROUPS
-from ..significance import MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES
 
 TRUE = {"1", "true", "on", "yes"}
 FALSE = {"", "0", "false", "off", "no"}
 # Several values of a field of choices: repeated fields, or one field split
 # on commas and spaces.
 SEPARATORS = ","
-# Resampling counts past the library's limits are refused, as the command line refuses them.
-LARGEST = {"confidence": MAX_BOOTSTRAP_SAMPLES, "paired_bs": MAX_BOOTSTRAP_SAMPLES, "paired_ar": MAX_AR_TRIALS}
 
 
 class OptionError(ValueError):
@@ -79,7 +76,7 @@ def read_form(form: dict[str, list[str]]) -> dict:
             if lowered in TRUE:
                 asked[name] = field.default
             elif lowered not in FALSE:
-                asked[name] = _whole(name, value, 1, LARGEST.get(name))
+                asked[name] = _whole(name, value, 1, field.most)
         elif field.kind == NUMBER:
             if value:
                 asked[name] = _whole(name, value, 0)
