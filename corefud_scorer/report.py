@@ -78,6 +78,10 @@ def header(options: Options) -> str:
     return text
 
 
+# A further measure with no value (no mention pair to compare), in every text layout.
+NO_VALUE_LINE = "Value: n/a  (not applicable: no mention pair to compare)\n"
+
+
 def _percent(value: float, decimals: int = 2) -> str:
     return "%.*f" % (decimals, value * 100)
 
@@ -121,7 +125,7 @@ def _scores_line(score: MetricScore, decimals: int = 2) -> str:
     one_number = score.name in MEASURES and MEASURES[score.name].one_number  # an agreement coefficient
     if not score.applicable:
         if one_number:
-            return "Value: n/a  (not applicable: no mention pair to compare)\n"
+            return NO_VALUE_LINE
         return ("Recall: n/a  Precision: n/a  F1: n/a"
                 f"  (not applicable: {NOT_APPLICABLE.get(score.name, 'no value')})\n")
     if one_number:
@@ -202,7 +206,7 @@ def _measure_line(score: MetricScore) -> str:
                 f"  F1: {_percent(score.f1)}\n")
     if score.value is not None:
         return f"Value: {_percent(score.value)}\n"
-    return "Value: n/a  (not applicable: no mention pair to compare)\n"
+    return NO_VALUE_LINE
 
 
 def render_synchronisation(result: Result, options: Options) -> str:
