@@ -54,6 +54,22 @@ def run_command(prog: str, main) -> int:
         except OSError:
             pass
         return 2
+    except Exception as err:
+        # An interrupt that Python wrapped on its way up (raised in a class's
+        # __set_name__ while a module was imported: a RuntimeError caused by it).
+        if _from_interrupt(err):
+            return interrupts.report(prog)
+        raise
+
+
+def _from_interrupt(err: BaseException) -> bool:
+    seen = set()
+    while err is not None and id(err) not in seen:
+        if isinstance(err, KeyboardInterrupt):
+            return True
+        seen.add(id(err))
+        err = err.__cause__ or err.__context__
+    return False
 
 
 def plain_list(values, conjunction: str = "and") -> str:

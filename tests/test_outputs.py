@@ -420,3 +420,23 @@ def test_documents_built_in_memory_score_as_the_file_does_with_two_jobs():
                                            Mention((position(0, 2),), position(0, 2))])], 1, 4)
     muc = score_documents([key, key], [response, response], Options(metrics="muc"), jobs=2).metrics["muc"]
     assert (muc.recall_num, muc.recall_den) == (0.0, 2.0)
+
+
+def test_an_interrupt_python_wrapped_on_its_way_up_is_still_an_interrupt(capsys):
+    # Ctrl-C inside a class's __set_name__ during an import reaches the
+    # command as the cause of a RuntimeError.
+    from corefud_scorer.errors import run_command
+
+    def wrapped():
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as interrupt:
+            raise RuntimeError("Error calling __set_name__ on 'Field' instance") from interrupt
+
+    def failing():
+        raise RuntimeError("not an interrupt")
+
+    assert run_command("corefud-scorer", wrapped) == 130
+    assert capsys.readouterr().err == "corefud-scorer: interrupted\n"
+    with pytest.raises(RuntimeError, match="not an interrupt"):
+        run_command("corefud-scorer", failing)
