@@ -45,15 +45,27 @@ def _cell_pairs(cells: Cells) -> np.ndarray:
 
 # --- entity-level metrics over the contingency ---
 
-def _muc_side(cells: Cells, sizes: np.ndarray) -> tuple[float, float]:
-    # Each entity of size s needs s-1 links; it keeps (aligned mentions -
-    # entities they fall into), unaligned mentions costing a link each.
-    return float(cells.counts.sum() - len(cells.counts)), float(sizes.sum() - len(sizes))
+def _muc_side(groups, partners, counts, sizes, partner_sizes, singleton_links) -> tuple[float, float]:
+    # Each entity of size s needs s-1 links; in each entity of the other
+    # side its mentions fall into it keeps all of them but one (unaligned
+    # mentions cost a link each). A cell holding only a split antecedent's
+    # weight (below 1, :mod:`.plural`) keeps nothing, as an unaligned one.
+    kept = np.maximum(counts - 1, 0).sum()
+    links = sizes.sum() - len(sizes)
+    if singleton_links:
+        # An entity of one mention is one link, kept when its mention's
+        # partner entity is one mention too (as LEA reads singletons).
+        kept += ((sizes[groups] == 1) & (counts == 1) & (partner_sizes[partners] == 1)).sum()
+        links += (sizes == 1).sum()
+    return float(kept), float(links)
 
 
-def muc(c: Contingency) -> Counts:
-    rn, rd = _muc_side(c.recall_cells, c.key_sizes)
-    pn, pd = _muc_side(c.precision_cells, c.response_sizes)
+def muc(c: Contingency, singleton_links: bool = False) -> Counts:
+    """MUC; with ``singleton_links``, singletons count as one link each (how
+    two split antecedents' sets of entities are compared)."""
+    r, p = c.recall_cells, c.precision_cells
+    rn, rd = _muc_side(r.rows, r.cols, r.counts, c.key_sizes, c.response_sizes, singleton_links)
+    pn, pd = _muc_side(p.cols, p.rows, p.counts, c.response_sizes, c.key_sizes, singleton_links)
     return Counts(rn, rd, pn, pd)
 
 

@@ -10,11 +10,9 @@ antecedent then counts in the entity of its partner with that alignment's
 recall (recall side), precision (precision side) or F1 (CEAF and BLANC)
 instead of 1. That weight is the mention's in a contingency of the two sets
 of entities (a cell adds its mentions' weights), read by the metric's own
-function in :mod:`.metrics`; only MUC and BLANC's non-coreference part are
-computed here, mention by mention (see :func:`_muc_side` and
-:func:`_blanc_non_coreference`). Documents
-without split antecedents never come here: the contingency of
-:mod:`.partition` gives the same numbers faster.
+function in :mod:`.metrics`, the same functions that score every other
+document. Documents without split antecedents never come here: the
+contingency of :mod:`.partition` gives the same numbers faster.
 
 Mentions are handled as their identities.
 """
@@ -101,93 +99,19 @@ def _membership_cells(key, response, mapped, split) -> Cells:
     return _cells(totals, squares)
 
 
-def _muc_side(entities, other, mapped, split, count_singletons):
-    """MUC from one side, kept here rather than read off the weighted
-    contingency: an aligned split antecedent costs 1 - w only where its
-    partner's entity also holds the partner of another mention (1
-    otherwise), and the UA scorer's numbers follow the order in which it
-    charges those costs to the last bit. With ``count_singletons`` (two
-    split antecedents' entities compared), an entity of one mention is one
-    link, kept when its partner's entity is one mention too."""
-    entity_of = _entity_of(other)
-    tp = p = 0.0
-    for entity in entities:
-        if len(entity) == 1 and count_singletons:
-            p += 1
-            m = mapped(entity[0])
-            if m in entity_of and len(other[entity_of[m]]) == 1:
-                tp += 1
-            continue
-        p += len(entity) - 1
-        tp += len(entity)
-        linked = set()
-        plural = None
-        for m in entity:
-            m = mapped(m)
-            if _is_plural(m):
-                plural = m
-            elif m in entity_of:
-                linked.add(entity_of[m])
-            else:
-                tp -= 1
-        if plural is not None:
-            partner = split.get(plural)
-            if partner is not None and entity_of.get(partner[0]) in linked:
-                tp -= 1 - partner[1]
-            else:
-                tp -= 1
-        tp -= len(linked)
-    return tp, p
-
-
-def _blanc_non_coreference(key, response, mapped, split) -> Counts:
-    """BLANC's non-coreference part, kept here rather than read off the
-    weighted contingency: its numerator is a difference of squared sums of
-    the order of the number of mention pairs, whose last bits depend on the
-    order in which mentions are added, and this keeps the UA scorer's
-    (mention by mention) order. Mention pairs of two key entities whose
-    partners are in two response entities, each weighted by the product of
-    its split antecedents' F1: all pairs, less those sharing a key entity or
-    a response entity, plus those sharing both (counted twice)."""
-    entity_of = _entity_of(response)
-    rows, cols, cells = defaultdict(float), defaultdict(float), defaultdict(float)
-    every = 0.0
-    for i, entity in enumerate(key):
-        for m in entity:
-            partner, w = _read(m, mapped, split, True)
-            j = entity_of.get(partner)
-            if j is None:
-                continue
-            rows[i] += w
-            cols[j] += w
-            cells[i, j] += w
-            every += w
-    common = (every * every - _squares(rows) - _squares(cols) + _squares(cells)) / 2
-    k = sum(map(len, key))
-    r = sum(map(len, response))
-    return Counts(common, _pairs(k) - sum(_pairs(len(e)) for e in key),
-                  common, _pairs(r) - sum(_pairs(len(e)) for e in response))
-
-
-def _pairs(n):
-    return n * (n - 1) / 2
-
-
-def _squares(groups) -> float:
-    return sum(w * w for w in groups.values())
-
-
 # How each metric reads split antecedents, as the UA library does: whether
 # one left unaligned stands for itself, and whether an entity of one
 # mention is read as that mention itself (never through the alignment).
-_AS_ITSELF = {"lea", "blanc-coreference"}
+_AS_ITSELF = {"lea", "blanc-coreference", "blanc-non-coreference"}
 _SINGLETONS_AS_THEMSELVES = {"lea"}
 _METRICS = {
+    "muc": metrics.muc,
     "bcub": metrics.b_cubed,
     "ceafe": metrics.ceafe,
     "ceafm": metrics.ceafm,
     "lea": metrics.lea,
     "blanc-coreference": metrics.blanc_coreference,
+    "blanc-non-coreference": metrics.blanc_non_coreference,
 }
 
 
@@ -213,16 +137,14 @@ def weighted_contingency(metric, key, response, mapped, key_split, response_spli
 
 def _score(metric, key, response, mapped, key_split, response_split, singletons=False):
     """One metric on two sets of entities; the splits give (partner, weight)
-    per split antecedent: recall-side, precision-side, F1 (CEAF, BLANC)."""
-    if metric == "muc":
-        rn, rd = _muc_side(key, response, mapped, key_split[0], singletons)
-        pn, pd = _muc_side(response, key, mapped, response_split, singletons)
-        return Counts(rn, rd, pn, pd)
-    if metric == "blanc-non-coreference":
-        return _blanc_non_coreference(key, response, mapped, key_split[1])
+    per split antecedent: recall-side, precision-side, F1 (CEAF, BLANC).
+    With ``singletons`` (two split antecedents' sets of entities compared),
+    MUC counts an entity of one mention as one link."""
     if metric not in _METRICS:
         raise ValueError(metric)
     c = weighted_contingency(metric, key, response, mapped, key_split, response_split)
+    if metric == "muc":
+        return metrics.muc(c, singleton_links=singletons)
     return _METRICS[metric](c)
 
 

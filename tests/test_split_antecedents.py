@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -442,6 +444,12 @@ LIBRARY_NUMBERS = {
 }
 
 
+# Figures whose last bit the library's order of additions decides: here
+# its MUC precision numerator comes out as 10.833333333333332 where 65/6
+# rounds to 10.833333333333334 (what the one contingency's sum gives).
+LAST_BIT = {(('non-referring elements', 1, True, '-s -l -d'), 'muc'): 1}
+
+
 @pytest.mark.parametrize("case", LIBRARY_NUMBERS)
 def test_key_against_response_as_the_ua_library(tmp_path, case):
     shape, seed, plurals, flags = case
@@ -450,4 +458,20 @@ def test_key_against_response_as_the_ua_library(tmp_path, case):
     response = write(perturb(documents, seed + 100, plurals), tmp_path / "response.conllu")
     metrics = scores(key, response, *flags.split())
     for name, expected in LIBRARY_NUMBERS[case].items():
-        assert figures(metrics[name]) == expected, name
+        got = figures(metrics[name])
+        if (case, name) not in LAST_BIT:
+            assert got == expected, name
+            continue
+        assert got != expected, f"{name} now equals the library's to the last bit: drop it from LAST_BIT"
+        assert all(abs(g - e) <= 2 * math.ulp(e) for g, e in zip(got, expected)), name
+
+
+def test_muc_numerator_is_the_correctly_rounded_sum(tmp_path):
+    case = ('non-referring elements', 1, True, '-s -l -d')
+    shape, seed, plurals, flags = case
+    documents = generate(seed, **SHAPES[shape])
+    key = write(documents, tmp_path / "key.conllu")
+    response = write(perturb(documents, seed + 100, plurals), tmp_path / "response.conllu")
+    counts = scores(key, response, *flags.split())["muc"]["counts"]
+    assert counts["precision_num"] == float(Fraction(65, 6))
+    assert counts["precision_den"] == 13
