@@ -14,9 +14,14 @@ ten repeats, and its numbers are these:
 Each metric below computes what v8.01 computes on such chains, repeats
 included, with its arithmetic (float sums in its order, ``1 - (1 - x)``
 for CEAF), and returns :class:`~corefud_scorer.metrics.Counts` that add
-across documents. BLANC's link sets are counted without listing every
-pair: pairs of ids that stand once on each side are counted from the
-contingency; only pairs involving a repeated id are looked at one by one.
+across documents. Two callers read them: ``corefud-scorer`` for a
+document where a span repeats (:mod:`.conll`; every other document goes
+through the contingency and :mod:`.metrics`, which give v8.01's numbers
+there), and the stand-in ``conll-scorer`` (:mod:`.dropin`), which prints
+v8.01's numerators to its 15 digits and starts without numpy. BLANC's link
+sets are counted without listing every pair: pairs of ids that stand once
+on each side are counted from the contingency; only pairs involving a
+repeated id are looked at one by one.
 """
 
 from __future__ import annotations
@@ -211,10 +216,6 @@ def muc(c: Chains) -> Counts:
     # A chain of n positions needs n - 1 links.
     key_links = c.key_mentions - len(c.key) + c.key.count([])
     response_links = c.response_mentions - len(c.response) + c.response.count([])
-    if not c.repeated:
-        # The same count from the overlap: positions found, less the cells.
-        correct = sum(c.overlap.values()) - len(c.overlap)
-        return Counts(float(correct), float(key_links), float(correct), float(response_links))
     key_of = c.key_of
     correct = 0
     for chain in c.response:

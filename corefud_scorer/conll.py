@@ -3,7 +3,9 @@
 The reader (:mod:`.readers.conll2012`) and the check are the shared ones;
 for each checked pair, :func:`score_chains` replaces scorer 1.2's match
 and partition by v8.01's reading (:mod:`.chains`: exact matching, its
-handling of repeated spans) and its metrics. Singletons are dropped unless
+handling of repeated spans). A document where no span repeats is then
+scored through its contingency, as every format is; one where a span
+repeats by v8.01's own metrics on its chains. Singletons are dropped unless
 ``keep_singletons`` (the reference scorer always keeps them: ``-s``). BLANC
 is combined by scorer 1.2's rule (:func:`summary.blanc_score`).
 """
@@ -72,19 +74,20 @@ def prepare_chains(key_source, response_source, keep_singletons: bool, options: 
 
 
 def chains_counts(prepared: Prepared, metrics, sync: str | None = None) -> dict:
-    """Each metric's statistics: v8.01's own for the metrics it computes;
-    the further measures, and every metric of the contingency under a
-    synchronisation, from the chains' contingency through the path every
-    format shares (:func:`core.contingency_counts`)."""
+    """Each metric's statistics. Where a span repeats, v8.01's own reading
+    (:mod:`.chains`) for the metrics it computes; everywhere else, and
+    under a synchronisation, the chains' contingency through the path
+    every format shares (:func:`core.contingency_counts`)."""
 
     names = list(dict.fromkeys(metrics))
-    shared = [n for n in names if of_contingency(n) and (sync is not None or n not in V8_METRICS)]
+    own = V8_METRICS if prepared.chains.repeated and sync is None else {}
+    shared = [n for n in names if of_contingency(n) and n not in own]
     out = contingency_counts(v8.occurrence_contingency(prepared.chains), shared, sync) if shared else {}
     for name in names:
         if name in out:
             continue
-        if name in V8_METRICS:
-            out[name] = V8_METRICS[name](prepared.chains)
+        if name in own:
+            out[name] = own[name](prepared.chains)
         elif name == "mention":
             out[name] = v8.mention_identification(prepared.chains)
         elif name == "mor":
@@ -94,7 +97,8 @@ def chains_counts(prepared: Prepared, metrics, sync: str | None = None) -> dict:
     return {name: out[name] for name in names}
 
 
-# The metrics v8.01 computes itself (its reading of repeated spans).
+# v8.01's reading of a document where a span repeats: its metrics on its
+# chains (a repeated id stands in several places at once).
 V8_METRICS = {**v8.METRICS, "blanc": lambda chains: BlancCounts(*v8.blanc(chains))}
 
 
