@@ -33,7 +33,7 @@ from types import SimpleNamespace
 from typing import Hashable, Sequence
 
 from . import assignment
-from .counts import Counts
+from .counts import BlancCounts, Counts
 
 
 @dataclass
@@ -315,10 +315,10 @@ def _links(members, twice, a, b) -> tuple[bool, bool]:
     return bool(sa & sb), not (len(sa) == 1 and sa == sb)
 
 
-def blanc(c: Chains) -> tuple[Counts, Counts]:
+def blanc(c: Chains) -> BlancCounts:
     """v8.01's link sets: coreference links are the pairs of positions within a
     chain, non-coreference links the pairs across two chains, both as sets of
-    id pairs. Returns the coreference and non-coreference Counts."""
+    id pairs."""
     if c.repeated:
         k_members, k_occ, k_twice = _side(c.key)
         r_members, r_occ, r_twice = _side(c.response)
@@ -368,8 +368,8 @@ def blanc(c: Chains) -> tuple[Counts, Counts]:
                 resp_n += rn
                 isect_c += kc and rc
                 isect_n += kn and rn
-    return (Counts(float(isect_c), float(key_c), float(isect_c), float(resp_c)),
-            Counts(float(isect_n), float(key_n), float(isect_n), float(resp_n)))
+    return BlancCounts(Counts(float(isect_c), float(key_c), float(isect_c), float(resp_c)),
+                       Counts(float(isect_n), float(key_n), float(isect_n), float(resp_n)))
 
 
 def mention_identification(c: Chains) -> Counts:
@@ -442,4 +442,8 @@ def mention_overlap(c: Chains, mention_of: dict) -> Counts:
     return _mention_overlap(SimpleNamespace(key=side(c.key), response=side(c.response)))
 
 
-METRICS = {"muc": muc, "bcub": b_cubed, "ceafe": ceafe, "ceafm": ceafm, "lea": lea}
+# scorer.pl v8.01's metrics, in the order its ``all`` prints them.
+METRICS = {"muc": muc, "bcub": b_cubed, "ceafm": ceafm, "ceafe": ceafe, "blanc": blanc}
+# What a document where a span repeats is scored with on its chains: v8.01's
+# metrics, and LEA on the same reading (each id's last chain).
+REPEATED_SPAN_METRICS = {**METRICS, "lea": lea}

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from . import chains as v8
 from . import conll_filters
-from .metrics import BlancCounts, Counts
+from .counts import Counts
 from .core import contingency_counts, document_result, of_contingency
 from .results import Options
 
@@ -80,7 +80,7 @@ def chains_counts(prepared: Prepared, metrics, sync: str | None = None) -> dict:
     every format shares (:func:`core.contingency_counts`)."""
 
     names = list(dict.fromkeys(metrics))
-    own = V8_METRICS if prepared.chains.repeated and sync is None else {}
+    own = v8.REPEATED_SPAN_METRICS if prepared.chains.repeated and sync is None else {}
     shared = [n for n in names if of_contingency(n) and n not in own]
     out = contingency_counts(v8.occurrence_contingency(prepared.chains), shared, sync) if shared else {}
     for name in names:
@@ -95,11 +95,6 @@ def chains_counts(prepared: Prepared, metrics, sync: str | None = None) -> dict:
         else:
             out[name] = Counts()  # zeros: the format has none
     return {name: out[name] for name in names}
-
-
-# v8.01's reading of a document where a span repeats: its metrics on its
-# chains (a repeated id stands in several places at once).
-V8_METRICS = {**v8.METRICS, "blanc": lambda chains: BlancCounts(*v8.blanc(chains))}
 
 
 def _repeat_place(source, span) -> str:

@@ -87,7 +87,7 @@ def document_result(doc_id, counts, contingency: Callable[[], object], options: 
         unchanged = {n: v for n, v in result.counts.items() if not of_contingency(n)}
         result.synchronised = {option: {**counts(synchronised, option), **unchanged}
                                for option in measures.SYNC_OPTIONS}
-        result.markables = measures.mention_identification(contingency())
+        result.markables = measures.markable_identification(contingency())
     return result
 
 

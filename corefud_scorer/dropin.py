@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from .readers.conll2012 import ConllDocument
     from .report_v8 import PairScore
 
-METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "all")
 USAGE = f"""usage: {PROG} METRIC KEY RESPONSE [none|DOCNAME]
 
   METRIC    muc, bcub, ceafm, ceafe, blanc, or all (each of them in turn)
@@ -60,9 +59,8 @@ def score_pair(name: str, key: ConllDocument, response: ConllDocument, metric: s
     from . import chains as v8
     from .report_v8 import PairScore
 
-    scorers = {"muc": v8.muc, "bcub": v8.b_cubed, "ceafm": v8.ceafm, "ceafe": v8.ceafe, "blanc": v8.blanc}
     c = v8.identify(key.entities, response.entities)
-    counts = {m: score(c) for m, score in scorers.items() if metric in ("all", m)}
+    counts = {m: score(c) for m, score in v8.METRICS.items() if metric in ("all", m)}
     return PairScore(name, key.entities, response.entities, c, counts, v8.mention_identification(c))
 
 
@@ -112,9 +110,11 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
     if len(argv) < 3 or len(argv) > 4 or argv[0] in ("-h", "--help"):
         (stdout if argv[:1] in (["-h"], ["--help"]) else stderr).write(USAGE)
         return 0 if argv[:1] in (["-h"], ["--help"]) else 2
+    from .chains import METRICS
+
     metric = argv[0].lower()
-    if metric not in METRICS:
-        print(f"{PROG}: error: invalid metric {argv[0]!r} (one of {', '.join(METRICS)})", file=stderr)
+    if metric != "all" and metric not in METRICS:
+        print(f"{PROG}: error: invalid metric {argv[0]!r} (one of {', '.join(METRICS)}, all)", file=stderr)
         return 2
     name = argv[3] if len(argv) == 4 else None
     try:

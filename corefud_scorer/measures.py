@@ -8,7 +8,8 @@ that reading and is named as such.
 
 Every per-document function returns statistics that add across documents
 (:class:`~corefud_scorer.metrics.Counts` or one of the small dataclasses
-below), and :func:`score_of` turns the corpus sums into the score.
+below); the registry (:mod:`.registry`) names each one and turns the corpus
+sums into its score.
 
 Notation: ``n[i, j]`` the cells (aligned mentions of key entity i in
 response entity j), ``a`` key and ``b`` response entity sizes. A mention is
@@ -24,7 +25,7 @@ from math import comb, fsum, log2
 
 import numpy as np
 
-from .metrics import Counts, b_cubed, blanc_coreference, ceafm, f1, ratio, ordered_sum
+from .metrics import Counts, b_cubed, blanc_coreference, ceafm, f1, ordered_sum
 from .partition import Cells, Contingency
 
 SYNC_OPTIONS = ("intersection", "union", "key", "response")
@@ -137,9 +138,10 @@ def synchronise(c: Contingency, option: str) -> Contingency:
     return rebuild(c, *SYNC_ACTIONS[option])
 
 
-def mention_identification(c: Contingency) -> Counts:
-    """Markable identification: aligned mentions over key mentions (recall)
-    and over response mentions (precision)."""
+def markable_identification(c: Contingency) -> Counts:
+    """Markables identified, read off a contingency (as ``--sync all``
+    reports them beside its four score sets): aligned mentions over key
+    mentions (recall) and over response mentions (precision)."""
     aligned = float(c.recall_cells.counts.sum())
     return Counts(aligned, float(c.key_sizes.sum()), aligned, float(c.response_sizes.sum()))
 
@@ -380,67 +382,3 @@ def entropy_score(s: EntropyCounts) -> EntropyScore:
     precision = 1.0 if h_key == 0 else max(1.0 - lost / h_key, 0.0)
     recall = 1.0 if h_response == 0 else max(1.0 - gained / h_response, 0.0)
     return EntropyScore(recall, precision, f1(precision, recall), lost + gained, s)
-
-
-# --- the registry: -m name -> per-document statistics and final score ---
-
-PARTITION_MEASURES = {
-    "bcub-entity": b_cubed_entity,
-    "pairwise": pairwise,
-    "bcub-sys": b_cubed_sys,
-    "ceaf-sys": ceaf_sys,
-    "bcub-all": b_cubed_all,
-}
-# Defined on one mention set: scored on the union of aligned key and response
-# mentions unless a synchronisation is chosen.
-SHARED_SET_MEASURES = {
-    "alpha": alpha,
-    "kappa": kappa,
-    "entropy": entropy,
-    "core-de": core_de,
-}
-MEASURE_NAMES = tuple(PARTITION_MEASURES) + tuple(SHARED_SET_MEASURES)
-ONE_NUMBER = {"alpha": alpha_value, "kappa": kappa_value}
-ZERO = {"alpha": AlphaCounts, "kappa": KappaCounts, "entropy": EntropyCounts}
-
-
-def document_statistics(name: str, c: Contingency, shared: Contingency | None = None):
-    """One measure's statistics for one document. ``shared`` is the contingency
-    over one mention set for the measures that need one (by default
-    ``synchronise(c, "union")``)."""
-    if name in PARTITION_MEASURES:
-        return PARTITION_MEASURES[name](c)
-    return SHARED_SET_MEASURES[name](shared if shared is not None else synchronise(c, "union"))
-
-
-def zero_statistics(name: str):
-    """The statistics of no document, to start a sum."""
-    return ZERO.get(name, Counts)()
-
-
-@dataclass
-class MeasureScore:
-    """A further measure's score from summed statistics: recall, precision and
-    F1, or one ``value`` (agreement coefficients); ``extra`` holds what else
-    the measure reports (the variation of information)."""
-
-    name: str
-    recall: float | None
-    precision: float | None
-    f1: float | None
-    value: float | None
-    counts: object
-    extra: dict
-
-
-def score_of(name: str, statistics) -> MeasureScore:
-    """The score of a measure from its statistics summed over documents."""
-    if name in ONE_NUMBER:
-        return MeasureScore(name, None, None, None, ONE_NUMBER[name](statistics), statistics, {})
-    if name == "entropy":
-        s = entropy_score(statistics)
-        return MeasureScore(name, s.recall, s.precision, s.f1, None, statistics,
-                            {"variation_of_information": s.variation_of_information})
-    recall = ratio(statistics.recall_num, statistics.recall_den)
-    precision = ratio(statistics.precision_num, statistics.precision_den)
-    return MeasureScore(name, recall, precision, f1(precision, recall), None, statistics, {})

@@ -80,7 +80,8 @@ def empty_nodes_score(name: str, counts: empty_nodes.EmptyNodeCounts) -> MetricS
 
 
 def coefficient_score(name: str, statistics) -> MetricScore:
-    return MetricScore(name, None, None, None, statistics, value=measures.ONE_NUMBER[name](statistics))
+    # An agreement coefficient is one value, without recall or precision.
+    return MetricScore(name, None, None, None, statistics, value=MEASURES[name].value(statistics))
 
 
 def entropy_score(name: str, statistics) -> MetricScore:
@@ -96,7 +97,9 @@ class Measure:
     document, ``score`` the score of a sum. ``resampled``: its statistics
     are recall and precision fractions (or parts of them) that intervals and
     tests can resample, ``resampled_score`` the score of resampled sums
-    (:mod:`.vectorised`; recall and precision of one Counts unless said)."""
+    (:mod:`.vectorised`; recall and precision of one Counts unless said).
+    ``value``: an agreement coefficient's one value from its sum (its score
+    is that value alone)."""
 
     name: str
     reads: str
@@ -107,6 +110,7 @@ class Measure:
     resampled_score: Callable = vectorised.prf
     split_antecedents: str = AS_IS
     further: bool = False  # one of the further measures (-m every adds them; printed after 1.2's)
+    value: Callable | None = None
 
     @property
     def of_contingency(self) -> bool:
@@ -115,7 +119,7 @@ class Measure:
 
     @property
     def one_number(self) -> bool:
-        return self.score is coefficient_score
+        return self.value is not None
 
 
 def _entries(*entries: Measure) -> dict[str, Measure]:
@@ -140,9 +144,9 @@ MEASURES = _entries(
     Measure("ceaf-sys", CONTINGENCY, measures.ceaf_sys, further=True),
     Measure("bcub-all", CONTINGENCY, measures.b_cubed_all, further=True),
     Measure("alpha", ONE_MENTION_SET, measures.alpha, measures.AlphaCounts, coefficient_score, resampled=False,
-            further=True),
+            further=True, value=measures.alpha_value),
     Measure("kappa", ONE_MENTION_SET, measures.kappa, measures.KappaCounts, coefficient_score, resampled=False,
-            further=True),
+            further=True, value=measures.kappa_value),
     Measure("entropy", ONE_MENTION_SET, measures.entropy, measures.EntropyCounts, entropy_score,
             resampled_score=vectorised.entropy, further=True),
     Measure("core-de", ONE_MENTION_SET, measures.core_de, further=True),

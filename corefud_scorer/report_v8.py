@@ -14,10 +14,9 @@ import math
 from dataclasses import dataclass
 
 from . import chains as v8
-from .counts import Counts
+from .counts import BlancCounts, Counts
 
 RULE = "-" * 74 + "\n"
-METRIC_ORDER = ("muc", "bcub", "ceafm", "ceafe")
 
 
 def perl_number(x) -> str:
@@ -56,7 +55,7 @@ class PairScore:
     key_entities: list[list[tuple[int, int]]]
     response_entities: list[list[tuple[int, int]]]
     chains: v8.Chains
-    counts: dict  # metric -> Counts; "blanc" -> (coreference, non-coreference)
+    counts: dict  # metric -> Counts (BlancCounts for BLANC)
     mentions: Counts
 
 
@@ -94,10 +93,7 @@ def metric_section(metric: str, pairs: list[PairScore], name: str | None) -> str
     by_name = name is not None and name != "none"
     verbose = name != "none"
     mentions = Counts()
-    if metric == "blanc":
-        totals = [Counts(), Counts()]
-    else:
-        total = Counts()
+    total = BlancCounts() if metric == "blanc" else Counts()
     for pair in pairs:
         if by_name:
             out.append(f"{name}:\n")
@@ -109,20 +105,16 @@ def metric_section(metric: str, pairs: list[PairScore], name: str | None) -> str
                 out.append(":\n" if metric == "blanc" else f"{pair.name}:\n")
         out.append(identification(pair, verbose))
         mentions = mentions + pair.mentions
-        if metric == "blanc":
-            coref, noncoref = pair.counts["blanc"]
-            totals = [totals[0] + coref, totals[1] + noncoref]
-        else:
-            counts = pair.counts[metric]
-            if verbose:
-                out.append(rpf_counts(counts))
-            total = total + counts
+        counts = pair.counts[metric]
+        if verbose and metric != "blanc":
+            out.append(rpf_counts(counts))
+        total = total + counts
     out.append("\n====== TOTALS =======\n")
     out.append("Identification of Mentions: " + rpf_counts(mentions))
     if metric != "blanc":
         out.append("Coreference: " + rpf_counts(total))
         return "".join(out)
-    coref, noncoref = totals
+    coref, noncoref = total.coreference, total.non_coreference
     out.append("\nCoreference:\n")
     out.append("Coreference links: " + rpf_counts(coref))
     out.append("Non-coreference links: " + rpf_counts(noncoref))
@@ -156,7 +148,7 @@ def render(metric: str, pairs: list[PairScore], name: str | None, version_line: 
     """The whole output of ``scorer.pl METRIC KEY RESPONSE [NAME]``."""
     out = [version_line]
     if metric == "all":
-        for m in (*METRIC_ORDER, "blanc"):
+        for m in v8.METRICS:
             out.append(f"\nMETRIC {m}:\n")
             out.append(metric_section(m, pairs, name))
     else:

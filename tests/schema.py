@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict
 
-from corefud_scorer.measures import MEASURE_NAMES, ONE_NUMBER, zero_statistics
+from corefud_scorer.registry import FURTHER, MEASURES
 
 COUNT_FIELDS = {"recall_num", "recall_den", "precision_num", "precision_den"}
 SIZE_FIELDS = ("tokens", "key_mentions", "response_mentions", "key_entities", "response_entities")
@@ -32,9 +32,9 @@ def _intervals(metric, where):
 def validate_measure(name, metric, where):
     """A further measure: its own statistics; one value, or recall,
     precision and F1 (and entropy's variation of information)."""
-    assert set(metric["counts"]) == set(asdict(zero_statistics(name))), where
+    assert set(metric["counts"]) == set(asdict(MEASURES[name].empty())), where
     assert all(isinstance(v, (int, float)) and not math.isnan(v) for v in metric["counts"].values()), where
-    if name in ONE_NUMBER:
+    if name in MEASURES and MEASURES[name].one_number:
         assert set(metric) == {"value", "counts"}, where
         value = metric["value"]
         assert value is None or (isinstance(value, float) and value <= 1.0), where
@@ -48,7 +48,7 @@ def validate_measure(name, metric, where):
 
 
 def validate_metric(name, metric, where):
-    if name in MEASURE_NAMES:
+    if name in FURTHER:
         return validate_measure(name, metric, where)
     assert set(metric) >= {"recall", "precision", "f1", "counts"}, where
     _intervals(metric, where)
@@ -119,7 +119,7 @@ def validate_bench(data):
         assert isinstance(row["dataset"], str) and "document" in row
         validate_metrics(row["metrics"], f"per_document[{k}].metrics")
     for name, average in data["macro"]["metrics"].items():
-        if name in ONE_NUMBER:
+        if name in MEASURES and MEASURES[name].one_number:
             assert set(average) == {"value", "datasets"}, name
             continue
         assert {"f1"} <= set(average), name

@@ -34,7 +34,6 @@ from pathlib import Path
 
 import pytest
 
-from corefud_scorer import measures
 from corefud_scorer.registry import MEASURES
 from corefud_scorer.results import ALL_METRICS, CONLL_PARTS, EVERY_METRICS, UA_ALL_METRICS
 
@@ -51,7 +50,7 @@ PRESET_METRICS = {"crac22": CONLL_PARTS, "crac23": CONLL_PARTS, "crac24": CONLL_
 # Resampling refuses them (the registry's ``resampled``).
 COEFFICIENTS = {name for name, entry in MEASURES.items() if not entry.resampled}
 # The metrics rebuilt by markable synchronisation (the mention-level ones are not).
-CONTINGENCY = {"muc", "bcub", "ceafe", "ceafm", "blanc", "lea", *measures.MEASURE_NAMES}
+CONTINGENCY = {name for name, entry in MEASURES.items() if entry.of_contingency}
 # Measures whose statistics count mentions (or words): not all zero when the
 # key has a mention.
 MENTION_COUNTED = {"bcub", "ceafm", "mention", "mor", "bcub-entity", "bcub-sys", "ceaf-sys", "bcub-all",

@@ -14,9 +14,10 @@ from sklearn.metrics import homogeneity_completeness_v_measure
 
 from corefud_scorer import measures
 from corefud_scorer.measures import (
-    MEASURE_NAMES, alpha, alpha_value, b_cubed_all, b_cubed_entity, b_cubed_sys, ceaf_sys,
-    contingency_of, core_de, document_statistics, entropy, entropy_score, kappa, kappa_value,
-    mention_identification, pairwise, score_of, synchronise, zero_statistics)
+    alpha, alpha_value, b_cubed_all, b_cubed_entity, b_cubed_sys, ceaf_sys, contingency_of, core_de, entropy,
+    entropy_score, kappa, kappa_value, markable_identification, pairwise, synchronise)
+from corefud_scorer.core import contingency_counts
+from corefud_scorer.registry import FURTHER as MEASURE_NAMES, MEASURES
 from corefud_scorer.metrics import b_cubed, blanc_non_coreference, ceafm, muc
 
 import textbook
@@ -213,7 +214,7 @@ def test_synchronisation_rows(option, key, response, muc_pr, bcub_pr):
 
 
 def test_mention_identification_example():
-    counts = mention_identification(contingency_of(PRADHAN_KEY, PRADHAN_RESPONSE))
+    counts = markable_identification(contingency_of(PRADHAN_KEY, PRADHAN_RESPONSE))
     assert precision(counts) == Fr(3, 4) and recall(counts) == Fr(6, 7)
 
 
@@ -332,8 +333,20 @@ def documents(draw, identical=False):
 corpora = st.lists(documents(), min_size=1, max_size=4)
 
 
+def document_statistics(name, c, shared=None):
+    """One document's statistics by the scorer's path (a measure of one
+    mention set reads the union); ``shared`` gives that set's contingency."""
+    if shared is not None:
+        return MEASURES[name].compute(shared)
+    return contingency_counts(c, [name])[name]
+
+
+def score_of(name, statistics):
+    return MEASURES[name].score(name, statistics)
+
+
 def total(name, contingencies, shared=None):
-    statistics = zero_statistics(name)
+    statistics = MEASURES[name].empty()
     for i, c in enumerate(contingencies):
         statistics = statistics + document_statistics(name, c, None if shared is None else shared[i])
     return statistics
