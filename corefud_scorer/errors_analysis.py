@@ -535,10 +535,8 @@ class _Rescorer:
     not hold. Only entities the corrections leave with one mention go, as a
     response scored afresh would lose them (unless singletons are kept).
 
-    Mention overlap pairs mentions of one sentence only, so it is the sum of
-    its value on each sentence; a sentence whose mentions a correction left
-    as they were keeps its value instead of being paired again (the values
-    are whole numbers of words, so the sums are exact)."""
+    Mention overlap is given a memo of its sentences' values, so a sentence
+    whose mentions a correction left as they were is not paired again."""
 
     def __init__(self, p, options):
         self.p = p
@@ -547,8 +545,7 @@ class _Rescorer:
         self.options = options
         self.metrics = options.metric_list
         self.alone = {p.identity(e[0]) for side in (p.key, p.response) for e in side.entities if len(e) == 1}
-        self.overlap: dict = {}
-        self.key_by_sentence: dict | None = None
+        self.overlap: dict = {}  # mention overlap's memo
 
     def baseline(self) -> dict:
         from .core import document_counts
@@ -558,9 +555,10 @@ class _Rescorer:
         return document_counts(self.p, options.metric_list, _score_sync(options), options.only_split_antecedent)
 
     def counts(self, entities) -> dict:
-        from .match import align
-        from .partition import partition, prepare
         from .core import document_counts
+        from .match import align
+        from .metrics import mention_overlap
+        from .partition import partition, prepare
 
         options = self.options
         identity = self.identity
@@ -574,41 +572,8 @@ class _Rescorer:
         out = document_counts(p, [m for m in self.metrics if m != "mor"], _score_sync(options),
                               options.only_split_antecedent)
         if "mor" in self.metrics:
-            out["mor"] = self.mention_overlap(p)
+            out["mor"] = mention_overlap(p, self.overlap)
         return {name: out[name] for name in self.metrics}
-
-    def mention_overlap(self, p):
-        from types import SimpleNamespace
-
-        from .metrics import Counts, mention_overlap
-        from .model import sentence_of
-
-        def side(mentions):
-            return SimpleNamespace(entities=[mentions])
-
-        if self.key_by_sentence is None:
-            self.key_by_sentence = defaultdict(list)
-            for entity in p.key.entities:
-                for m in entity:
-                    self.key_by_sentence[sentence_of(m.words[0])].append(m)
-        response_by_sentence = defaultdict(list)
-        for entity in p.response.entities:
-            for m in entity:
-                response_by_sentence[sentence_of(m.words[0])].append(m)
-        shared = 0.0
-        for sentence, responses in response_by_sentence.items():
-            keys = self.key_by_sentence.get(sentence)
-            if not keys:
-                continue
-            signature = (sentence, tuple(sorted(m.words for m in responses)))
-            value = self.overlap.get(signature)
-            if value is None:
-                value = mention_overlap(SimpleNamespace(key=side(keys), response=side(responses))).recall_num
-                self.overlap[signature] = value
-            shared += value
-        key_words = float(sum(len(m.words) for ms in self.key_by_sentence.values() for m in ms))
-        response_words = float(sum(len(m.words) for ms in response_by_sentence.values() for m in ms))
-        return Counts(shared, key_words, shared, response_words)
 
 
 class _V8Rescorer:

@@ -19,6 +19,7 @@ import numpy as np
 
 from . import assignment
 from .counts import BlancCounts, BridgingCounts, Counts, f1, ratio  # noqa: F401  (re-exported)
+from .model import sentence_of
 from .partition import Cells, Contingency, Partition
 
 
@@ -151,13 +152,9 @@ def blanc(c: Contingency) -> BlancCounts:
 
 # --- mention-level metrics over the aligned mentions ---
 
-def mention_overlap(p: Partition) -> Counts:
-    """MOR: words shared by a maximum-overlap one-to-one pairing of all key and
-    response mentions, made independently of the matching mode."""
-    key = [m for entity in p.key.entities for m in entity]
-    response = [m for entity in p.response.entities for m in entity]
-    key_words = sum(len(m.words) for m in key)
-    response_words = sum(len(m.words) for m in response)
+def _shared_words(key, response) -> float:
+    """Words shared by a maximum-overlap one-to-one pairing of two lists of
+    mentions."""
     by_word = defaultdict(list)
     for j, m in enumerate(response):
         for w in m.words:
@@ -168,11 +165,62 @@ def mention_overlap(p: Partition) -> Counts:
             for j in by_word.get(w, ()):
                 overlap[i, j] += 1
     if not overlap:
-        return Counts(0.0, float(key_words), 0.0, float(response_words))
+        return 0.0
     pairs = np.array(list(overlap.keys()), dtype=np.int64)
     cells = Cells(pairs[:, 0], pairs[:, 1], np.fromiter(overlap.values(), dtype=np.int64))
-    shared = _alignment_total(cells, cells.counts.astype(np.float64), (len(key), len(response)))
-    return Counts(shared, float(key_words), shared, float(response_words))
+    return _alignment_total(cells, cells.counts.astype(np.float64), (len(key), len(response)))
+
+
+def _by_sentences(key, response) -> list[tuple[list, list]]:
+    """The mentions of both sides grouped so that no two groups share a
+    sentence: by sentence, sentences joined where a mention spans several."""
+    mentions = [(side, m, sentence_of(m.words[0])) for side, ms in ((0, key), (1, response)) for m in ms]
+    parent: dict = {}
+
+    def find(s):
+        while s in parent:
+            s = parent[s]
+        return s
+
+    for _, m, first in mentions:
+        if sentence_of(m.words[-1]) != first:
+            for w in m.words[1:]:
+                a, b = find(first), find(sentence_of(w))
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    groups: dict = {}
+    for side, m, first in mentions:
+        groups.setdefault(find(first) if parent else first, ([], []))[side].append(m)
+    return list(groups.values())
+
+
+def mention_overlap(p: Partition, memo: dict | None = None) -> Counts:
+    """MOR: words shared by a maximum-overlap one-to-one pairing of all key and
+    response mentions, made independently of the matching mode. Mentions
+    share words only within a sentence, so the pairing is made sentence by
+    sentence (whole numbers of words: the sum is exact). ``memo`` (the words
+    of a sentence's key and response mentions -> words shared there), kept
+    by a caller scoring many responses against one key, spares pairing a
+    sentence seen before."""
+    key = [m for entity in p.key.entities for m in entity if m.words]
+    response = [m for entity in p.response.entities for m in entity if m.words]
+    shared = 0.0
+    for keys, responses in _by_sentences(key, response):
+        if not keys or not responses:
+            continue
+        if memo is None:
+            shared += _shared_words(keys, responses)
+            continue
+        # Sorted, a response's sentence is found again whatever the order of
+        # its entities; the key's comes in one order for one key.
+        signature = (tuple(m.words for m in keys), tuple(sorted(m.words for m in responses)))
+        value = memo.get(signature)
+        if value is None:
+            value = memo[signature] = _shared_words(keys, responses)
+        shared += value
+    key_words = float(sum(len(m.words) for m in key))
+    response_words = float(sum(len(m.words) for m in response))
+    return Counts(shared, key_words, shared, response_words)
 
 
 def zero_anaphors(p: Partition) -> Counts:

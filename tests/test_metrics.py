@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from corefud_scorer import metrics
-from corefud_scorer.model import Document, Entity, Mention, position
+from corefud_scorer.model import Document, Entity, Mention, position, sentence_of
 from corefud_scorer import Options
 from corefud_scorer.scoring import align_documents
 
@@ -131,3 +131,43 @@ def test_ceaf_alignment_is_solved_per_component_but_globally_optimal():
         contingency = _partition(key, response).contingency
         assert _close(_pair(metrics.ceafm(contingency)), textbook.ceafm(key, response))
         assert _close(_pair(metrics.ceafe(contingency)), textbook.ceafe(key, response))
+
+
+def _mentions(rng, sentences):
+    """Random mentions over a few sentences, some running into the next one."""
+    out = []
+    for _ in range(rng.randint(0, 9)):
+        s = rng.randrange(sentences)
+        start = rng.randint(1, 6)
+        length = rng.randint(1, 4)
+        words = tuple(position(s, w) for w in range(start, start + length))
+        if rng.random() < 0.15 and s + 1 < sentences:
+            words += tuple(position(s + 1, w) for w in range(1, rng.randint(2, 4)))
+        out.append(Mention(words, words[0]))
+    return out
+
+
+def test_mention_overlap_pairs_sentence_by_sentence_as_the_whole_document():
+    # MOR pairs mentions sentence by sentence (joining sentences a mention
+    # spans); the one-to-one pairing of all mentions at once, scipy's, must
+    # give the same shared words, with and without a memo of sentences.
+    from types import SimpleNamespace
+
+    from scipy.optimize import linear_sum_assignment
+    import numpy as np
+
+    rng = random.Random(5)
+    memo: dict = {}
+    crossing = 0
+    for _ in range(300):
+        key, response = _mentions(rng, 4), _mentions(rng, 4)
+        crossing += any(len({sentence_of(w) for w in m.words}) > 1 for m in key + response)
+        matrix = np.array([[len(set(k.words) & set(r.words)) for r in response] for k in key] or [[0]])
+        rows, cols = linear_sum_assignment(matrix, maximize=True)
+        expected = float(matrix[rows, cols].sum())
+        p = SimpleNamespace(key=SimpleNamespace(entities=[key]), response=SimpleNamespace(entities=[response]))
+        for with_memo in (None, memo):
+            counts = metrics.mention_overlap(p, with_memo)
+            assert counts.recall_num == counts.precision_num == expected
+            assert counts.recall_den == sum(len(m.words) for m in key)
+    assert crossing > 30 and memo
