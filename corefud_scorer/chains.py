@@ -15,7 +15,7 @@ Each metric below computes what v8.01 computes on such chains, repeats
 included, with its arithmetic (float sums in its order, ``1 - (1 - x)``
 for CEAF), and returns :class:`~corefud_scorer.metrics.Counts` that add
 across documents. Two callers read them: ``corefud-scorer`` for a
-document where a span repeats (:mod:`.conll`; every other document goes
+document where a span repeats (:mod:`.chains_scoring`; every other document goes
 through the contingency and :mod:`.metrics`, which give v8.01's numbers
 there), and the stand-in ``conll-scorer`` (:mod:`.dropin`), which prints
 v8.01's numerators to its 15 digits and starts without numpy. BLANC's link

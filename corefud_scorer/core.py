@@ -3,7 +3,7 @@ measure's statistics, whatever the format: the measures of a contingency
 through :func:`contingency_counts` (under ``--sync`` too), the others from
 the partition, and :func:`document_result`, which every format's scoring
 calls with its statistics function (the partition's here, v8.01's chains'
-in :mod:`.conll`).
+in :mod:`.chains_scoring`).
 
 What each measure reads and what split antecedents do to it is the
 registry's (:mod:`.registry`).

@@ -578,18 +578,18 @@ class _Rescorer:
 
 class _V8Rescorer:
     """A CoNLL-2012 pair is scored by the reference scorer v8.01's reading
-    (:mod:`.conll`), not by the model's, and so is its analysis's baseline:
+    (:mod:`.chains_scoring`), not by the model's, and so is its analysis's baseline:
     the same call as the score's. The errors are classified on the model
     (exact matching, as v8.01 matches), and each corrected response is
     rescored by v8.01's reading too, its mentions taken back to their token
-    spans; singletons go unless kept, as :func:`conll.prepare_chains` drops them."""
+    spans; singletons go unless kept, as :func:`chains_scoring.prepare_chains` drops them."""
 
     def __init__(self, key_source, response_source, options):
-        from . import conll
+        from . import chains_scoring
 
         self.options = options
-        self.prepared = conll.prepare_chains(key_source, response_source, options.keep_singletons)
-        self.key_spans = conll._spans(key_source, options.keep_singletons)[0]
+        self.prepared = chains_scoring.prepare_chains(key_source, response_source, options.keep_singletons)
+        self.key_spans = chains_scoring.entity_spans(key_source, options.keep_singletons)[0]
         positions = key_source.positions()
         self.span_of = {tuple(positions[start:end + 1]): (start, end)
                         for source in (key_source, response_source)
@@ -597,14 +597,14 @@ class _V8Rescorer:
         self.mentions: dict | None = None
 
     def baseline(self) -> dict:
-        from . import conll
+        from . import chains_scoring
 
-        return conll.chains_counts(self.prepared, self.options.metric_list, _score_sync(self.options))
+        return chains_scoring.chains_counts(self.prepared, self.options.metric_list, _score_sync(self.options))
 
     def counts(self, entities) -> dict:
         from types import SimpleNamespace
 
-        from . import chains, conll
+        from . import chains, chains_scoring
 
         response = []
         for entity in entities:
@@ -615,7 +615,7 @@ class _V8Rescorer:
             self.mentions = self.prepared.mention_of() if "mor" in self.options.metric_list else {}
         mentions = self.mentions
         prepared = SimpleNamespace(chains=chains.identify(self.key_spans, response), mention_of=lambda: mentions)
-        return conll.chains_counts(prepared, self.options.metric_list, _score_sync(self.options))
+        return chains_scoring.chains_counts(prepared, self.options.metric_list, _score_sync(self.options))
 
 
 # A document with at least this many mentions has its corrected responses

@@ -102,7 +102,7 @@ def score_document(key_source: SourceDocument, response_source: SourceDocument,
     memory.between_documents()
     if reads_as_v8(options):
         # CoNLL-2012: the reference scorer v8.01's reading and metrics.
-        from .conll import score_chains
+        from .chains_scoring import score_chains
 
         return _with_check_notes(Outcome(*score_chains(key_source, response_source, options)), response_source)
     key_doc = key_source.load()
@@ -123,7 +123,7 @@ def score_settings_against_key(key_source: SourceDocument, response_sources: lis
     per system."""
     memory.between_documents()
     if any(reads_as_v8(options) for options in settings):
-        from .conll import score_chains
+        from .chains_scoring import score_chains
 
         return [[_with_check_notes(Outcome(*score_chains(key_source, response_source, options)), response_source)
                  for response_source in response_sources] for options in settings]

@@ -13,7 +13,7 @@ from corefud_scorer.readers import formats
 PACKAGE = Path(__file__).resolve().parent.parent / "corefud_scorer"
 # The modules of metrics (v8.01's reading and split antecedents included) and
 # the renderers: where a measure's own name may decide what is done.
-METRIC_MODULES = {"metrics", "measures", "plural", "chains", "conll", "registry"}
+METRIC_MODULES = {"metrics", "measures", "plural", "chains", "chains_scoring", "registry"}
 RENDERERS = {"report", "report_json", "report_v8", "errors_report", "comparison", "plot", "leaderboard_report",
              "codalab_report"}
 # Import cycles still to be broken: none is left, and a new one fails.

@@ -41,7 +41,7 @@ class Prepared:
         return out
 
 
-def _spans(source, keep_singletons: bool):
+def entity_spans(source, keep_singletons: bool):
     """Each entity as its mentions' token spans, singletons dropped unless kept."""
     entities, dropped = [], 0
     for spans in source.entities:
@@ -66,8 +66,8 @@ def _filtered(entities, key_source, options: Options):
 
 
 def prepare_chains(key_source, response_source, keep_singletons: bool, options: Options | None = None) -> Prepared:
-    key, key_dropped = _spans(key_source, keep_singletons)
-    response, response_dropped = _spans(response_source, keep_singletons)
+    key, key_dropped = entity_spans(key_source, keep_singletons)
+    response, response_dropped = entity_spans(response_source, keep_singletons)
     if options is not None and (options.np_only or options.remove_nested):
         key, response = _filtered(key, key_source, options), _filtered(response, key_source, options)
     return Prepared(v8.identify(key, response), key_source, response_source, (key_dropped, response_dropped))
