@@ -768,14 +768,10 @@ def _scores(documents_counts: list[dict], options) -> dict:
     from types import SimpleNamespace
 
     from .results import CONLL_SCORE
-    from .summary import summarize
+    from .summary import headline, summarize
 
     metrics, conll = summarize([SimpleNamespace(counts=c) for c in documents_counts], options.metric_list)
-    out = {CONLL_SCORE: conll}
-    for name, score in metrics.items():
-        # A measure that is one number (an agreement coefficient) is its value.
-        out[name] = score.value if score.value is not None else score.f1
-    return out
+    return {CONLL_SCORE: conll, **{name: headline(score) for name, score in metrics.items()}}
 
 
 def report_of(outcomes: list[DocumentOutcome], options) -> ErrorReport:

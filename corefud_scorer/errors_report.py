@@ -6,16 +6,12 @@ from __future__ import annotations
 from .errors import ScorerError
 from .errors_analysis import CATEGORIES, LABELS, METHODS, ErrorReport
 from .results import CONLL_SCORE
+from .summary import primary_figure
 
 
 def primary(scores: dict) -> tuple[str, float | None]:
-    """The CoNLL F1 when computed, else the first metric's F1."""
-    if scores.get(CONLL_SCORE) is not None:
-        return "CoNLL F1", scores[CONLL_SCORE]
-    for name, value in scores.items():
-        if name != CONLL_SCORE:
-            return f"{name} F1", value
-    return "F1", None
+    """The primary figure of a score's figures (CoNLL F1, F1 or value by name)."""
+    return primary_figure(scores.get(CONLL_SCORE), scores)
 
 
 def _percent(value: float | None) -> str:

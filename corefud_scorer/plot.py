@@ -29,11 +29,10 @@ def check_plot_path(path: str) -> None:
 
 
 def primary_score(result) -> tuple[str, float | None]:
-    """The CoNLL F1 when reported, else the first metric's F1."""
-    if result.conll is not None:
-        return "CoNLL F1", result.conll
-    name, metric = next(iter(result.metrics.items()))
-    return f"{name} F1", metric.f1
+    """The result's primary figure and its label."""
+    from .summary import headline, primary_figure
+
+    return primary_figure(result.conll, {name: headline(score) for name, score in result.metrics.items()})
 
 
 def settings_line(options) -> str:

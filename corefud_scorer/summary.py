@@ -20,6 +20,24 @@ if TYPE_CHECKING:
 NOT_APPLICABLE = object()
 
 
+def headline(score) -> float | None:
+    """A score's one figure: its F1, or an agreement coefficient's value."""
+    return score.value if score.value is not None else score.f1
+
+
+def primary_figure(conll: float | None, figures) -> tuple[str, float | None]:
+    """The figure a score is summed up by (``-b``'s line, a plot's bars, the
+    error analysis's columns) and its label: the CoNLL F1 when computed,
+    else the first measure's :func:`headline` figure (``figures``: name ->
+    that figure, in the order asked for)."""
+    if conll is not None:
+        return "CoNLL F1", conll
+    for name, value in figures.items():
+        if name in MEASURES:
+            return (name if MEASURES[name].one_number else f"{name} F1"), value
+    return "F1", None
+
+
 def metric_score(name: str, total) -> MetricScore:
     if total is NOT_APPLICABLE:
         return MetricScore(name, None, None, None, Counts())

@@ -70,6 +70,13 @@ def test_width_and_score_only():
     assert only.out == "%.4f\n" % (result.conll * 100)
     assert run_cli(KEY, RESPONSE, KEY, "-b", "-m", "muc").out == "%.2f\n100.00\n" % (
         score(KEY, RESPONSE, Options(metrics="muc")).metrics["muc"].f1 * 100)
+    # Without the CoNLL score, the first measure asked for: an agreement
+    # coefficient's value, the same figure a plot and the error analysis use.
+    alpha = score(KEY, RESPONSE, Options(metrics=["alpha", "muc"])).metrics["alpha"].value
+    assert run_cli(KEY, RESPONSE, "-b", "-m", "alpha", "muc").out == "%.2f\n" % (alpha * 100)
+    from corefud_scorer.plot import primary_score
+    assert primary_score(score(KEY, RESPONSE, Options(metrics=["alpha", "muc"]))) == ("alpha", alpha)
+    assert primary_score(score(KEY, RESPONSE, Options(metrics=["muc", "alpha"])))[0] == "muc F1"
 
 
 # --- several systems ---

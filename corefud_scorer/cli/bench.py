@@ -83,7 +83,7 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
         return 0
     if args.score_only:
         for bench in benches:
-            stdout.write(primary_line(bench.macro_conll, bench.macro, options, args.width))
+            stdout.write(primary_line(bench.macro_conll, bench.macro, args.width))
         return 0
     text = ""
     if args.shared_task and args.output in ("text", "markdown"):

@@ -15,6 +15,7 @@ from ..comparison import Resampling
 from ..option_fields import OptionConflict, check_compared, check_tests, resolve
 from ..report_json import as_scored, signature_of  # noqa: F401  (the commands' names)
 from ..results import ALL_METRICS, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options
+from ..summary import headline, primary_figure
 from ..significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES
 
 from .usage import Parser
@@ -391,13 +392,10 @@ def names_from(args: argparse.Namespace, parser: argparse.ArgumentParser, paths:
     return names
 
 
-def primary_line(conll, metrics: dict, options: Options, decimals: int) -> str:
-    """``-b``'s line: the CoNLL F1 when computed, else the first metric's F1
-    (its value for an agreement coefficient)."""
-    if conll is None:
-        score = metrics[options.metric_list[0]]
-        conll = score.f1 if score.f1 is not None else getattr(score, "value", None)
-    return figure(conll, decimals) + "\n"
+def primary_line(conll, metrics: dict, decimals: int) -> str:
+    """``-b``'s line: the primary figure (:func:`summary.primary_figure`)."""
+    _, value = primary_figure(conll, {name: headline(score) for name, score in metrics.items()})
+    return figure(value, decimals) + "\n"
 
 
 def figure(value, decimals: int) -> str:

@@ -49,7 +49,7 @@ def pair_main(argv: list[str], stdout, stderr, commands: dict[str, str] | None =
                                    args.shared_task, errors))
         return 0
     if args.score_only:
-        stdout.write(primary_line(result.conll, result.metrics, options, args.width))
+        stdout.write(primary_line(result.conll, result.metrics, args.width))
         return 0
     text = render_text(result, options, args.width)
     if args.shared_task:
@@ -88,7 +88,7 @@ def _systems_main(args, options: Options, resampling: Resampling, names: list[st
         return 0
     if args.score_only:
         for result in results:
-            stdout.write(primary_line(result.conll, result.metrics, options, args.width))
+            stdout.write(primary_line(result.conll, result.metrics, args.width))
         return 0
     text = header(options) + render(systems, "text", args.width)
     if args.shared_task:
