@@ -512,14 +512,26 @@ def _score_sync(options):
     return None if options.sync == "all" else options.sync
 
 
+def refusal(options) -> str | None:
+    """Why the analysis cannot honour the options (None if it can): it reads
+    the mentions as written and every mention of the score, so that its
+    baseline is the score."""
+    if options.only_split_antecedent:
+        return ("--only-split-antecedent scores the split antecedents alone, which no error category "
+                "describes; analyse without it")
+    if options.np_only or options.remove_nested:
+        return "it reads the mentions as written, not with --np-only or --remove-nested-mentions"
+    return None
+
+
 def refused(options) -> None:
     """Options the analysis cannot honour, refused rather than answered with
     a baseline other than the score."""
     from .errors import ScorerError
 
-    if options.only_split_antecedent:
-        raise ScorerError("error analysis: --only-split-antecedent scores the split antecedents alone, "
-                          "which no error category describes; analyse without it")
+    why = refusal(options)
+    if why is not None:
+        raise ScorerError(f"error analysis: {why}")
 
 
 class _Rescorer:
@@ -810,6 +822,7 @@ def analyse_files(key, response, options=None, jobs: int = 1) -> ErrorReport:
         fmt = resolve_format(options.format, key_path, response_path)
         # The format's defaults and reading, as the score takes them.
         options = options.for_format(fmt)
+        refused(options)
         # Words and parts of speech are read from the key only: the check
         # makes the response's words the same.
         pairs = paired_documents(read_documents(key_path, "key", fmt, words=True),

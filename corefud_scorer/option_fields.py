@@ -226,9 +226,13 @@ def check_compared(options: Options, compared: bool) -> None:
 
 
 def check_errors(options: Options, responses: int, resampled: bool, stdin: bool) -> None:
-    """The error analysis reads one response file, as written, twice."""
-    if options.np_only or options.remove_nested:
-        raise OptionConflict("--errors analyses the mentions as read: not with --np-only or --remove-nested-mentions")
+    """The error analysis reads one response file, twice, and refuses what
+    :func:`errors_analysis.refusal` says it cannot honour."""
+    from .errors_analysis import refusal
+
+    why = refusal(options)
+    if why is not None:
+        raise OptionConflict(f"--errors: {why}")
     if responses > 1 or resampled or stdin:
         raise OptionConflict("--errors analyses one response file (not - : it is read a second time), "
                              "without intervals or tests")

@@ -9,6 +9,9 @@ import re
 
 import pytest
 
+from corefud_scorer.api import Options
+from corefud_scorer.errors_analysis import analyse_files
+
 from conftest import FIXTURES, run_cli
 
 EXAMPLE = (FIXTURES / "example" / "key.conllu", FIXTURES / "example" / "response.conllu")
@@ -161,6 +164,8 @@ def test_discourse_deixis_is_analysed_as_scored(write):
     (STATION_UA, ["-l", "-s"], "has split antecedents"),
     (STATION, ["-l", "-s"], "has split antecedents"),
     (EXAMPLE, ["--only-split-antecedent"], "--only-split-antecedent"),
+    (PRADHAN, ["--np-only"], "--np-only"),
+    (PRADHAN, ["--remove-nested-mentions"], "--remove-nested-mentions"),
 ])
 def test_what_the_analysis_cannot_honour_is_refused(files, flags, message):
     for command in (["errors", *files, *flags], [*files, *flags, "--errors"]):
@@ -168,3 +173,17 @@ def test_what_the_analysis_cannot_honour_is_refused(files, flags, message):
         assert run.code == 2 and run.out == ""
         refusal = [line for line in run.err.splitlines() if "error:" in line]
         assert len(refusal) == 1 and message in refusal[0]
+
+
+@pytest.mark.parametrize("options", [dict(np_only=True), dict(remove_nested=True),
+                                     dict(only_split_antecedent=True, keep_singletons=True,
+                                          keep_split_antecedents=True)])
+def test_the_library_refuses_what_the_analysis_cannot_honour(options):
+    # The rule is the library's: a caller of analyse_files is refused as the
+    # command line is, not given a baseline other than the score.
+    from corefud_scorer.errors import ScorerError
+
+    fmt = "conll" if "only_split_antecedent" not in options else "ua"
+    files = PRADHAN if fmt == "conll" else STATION_UA
+    with pytest.raises(ScorerError, match="error analysis"):
+        analyse_files(*map(str, files), Options(format=fmt, **options))

@@ -19,6 +19,7 @@ def errors_main(argv: list[str], stdout, stderr) -> int:
     """What a response got wrong: its errors by category and what each costs.
 
     (``corefud-scorer errors KEY SYS``; the first line is its line in ``--help``.)"""
+    from ..errors_analysis import refusal
     from ..errors_report import plot_errors, render_errors_text
     from ..report import SCHEMA_VERSION, render_json
     from ..settings import file_settings, option_settings
@@ -30,9 +31,9 @@ def errors_main(argv: list[str], stdout, stderr) -> int:
         parser.error("only one of KEY and SYS can be - (standard input)")
     if resampling_from(args, parser, 1).asked:
         parser.error("errors: intervals and tests are for scores, not for the error analysis")
-    if options.np_only or options.remove_nested:
-        parser.error("errors: the analysis reads the mentions as written, not with --np-only or "
-                     "--remove-nested-mentions")
+    why = refusal(options)
+    if why is not None:
+        parser.error(f"errors: {why}")
     if args.plot:
         from ..plot import check_plot_path
 
