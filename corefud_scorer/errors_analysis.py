@@ -757,8 +757,13 @@ class ErrorReport:
     format: str | None = None  # the files' format, when read from files
 
     def to_json(self) -> dict:
+        from .summary import CONLL_SCORE, primary_name
+
+        baseline = self.cost.get("baseline", {})
         return {"counts": {c: self.counts[c] for c in REPORT_ORDER},
                 "cost": self.cost,
+                # The key of the figure the cost is shown in (the text's and the page's columns).
+                "primary": primary_name(baseline.get(CONLL_SCORE), baseline),
                 "method": METHODS[self.text_kind],
                 "occurrences": self.occurrences,
                 "per_document": self.per_document}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from .errors import ScorerError
+from .summary import headline, primary_figure
 
 FORMATS = (".png", ".svg", ".pdf")
 
@@ -30,8 +31,6 @@ def check_plot_path(path: str) -> None:
 
 def primary_score(result) -> tuple[str, float | None]:
     """The result's primary figure and its label."""
-    from .summary import headline, primary_figure
-
     return primary_figure(result.conll, {name: headline(score) for name, score in result.metrics.items()})
 
 
@@ -64,7 +63,7 @@ def draw_benchmark(benches, names: list[str] | None = None):
     figure, axes = plt.subplots(figsize=(size, 4.5))
     for k, (bench, name) in enumerate(zip(benches, names)):
         values = [100 * (primary_score(r)[1] or 0.0) for r in bench.results]
-        macro = bench.macro_conll if label == "CoNLL F1" else next(iter(bench.macro.values())).f1
+        macro = primary_figure(bench.macro_conll, {name: headline(a) for name, a in bench.macro.items()})[1]
         values.append(100 * (macro or 0.0))
         positions = [i + (k - (len(benches) - 1) / 2) * width for i in range(len(labels))]
         bars = axes.bar(positions, values, width, label=name)

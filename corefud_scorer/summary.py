@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Iterable
 from . import measures
 from .counts import Counts
 from .metrics import ordered_sum
-from .registry import CONLL_PARTS, MEASURES, blanc_score, from_counts  # noqa: F401  (re-exported)
+from .registry import CONLL_PARTS, CONLL_SCORE, MEASURES, blanc_score, from_counts  # noqa: F401  (re-exported)
 from .scores import MetricScore
 
 if TYPE_CHECKING:
@@ -25,17 +25,26 @@ def headline(score) -> float | None:
     return score.value if score.value is not None else score.f1
 
 
+def primary_name(conll: float | None, figures) -> str | None:
+    """The name of the figure a score is summed up by: the CoNLL score when
+    computed, else the first measure asked for (``figures``: name -> figure,
+    in the order asked for)."""
+    if conll is not None:
+        return CONLL_SCORE
+    return next((name for name in figures if name in MEASURES), None)
+
+
 def primary_figure(conll: float | None, figures) -> tuple[str, float | None]:
     """The figure a score is summed up by (``-b``'s line, a plot's bars, the
     error analysis's columns) and its label: the CoNLL F1 when computed,
     else the first measure's :func:`headline` figure (``figures``: name ->
     that figure, in the order asked for)."""
-    if conll is not None:
+    name = primary_name(conll, figures)
+    if name is None:
+        return "F1", None
+    if name == CONLL_SCORE:
         return "CoNLL F1", conll
-    for name, value in figures.items():
-        if name in MEASURES:
-            return (name if MEASURES[name].one_number else f"{name} F1"), value
-    return "F1", None
+    return (name if MEASURES[name].one_number else f"{name} F1"), figures[name]
 
 
 def metric_score(name: str, total) -> MetricScore:

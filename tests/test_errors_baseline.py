@@ -5,6 +5,7 @@ refused in one line."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -187,3 +188,18 @@ def test_the_library_refuses_what_the_analysis_cannot_honour(options):
     files = PRADHAN if fmt == "conll" else STATION_UA
     with pytest.raises(ScorerError, match="error analysis"):
         analyse_files(*map(str, files), Options(format=fmt, **options))
+
+
+@pytest.mark.parametrize("metrics, primary, label", [
+    ((), "conll", "CoNLL F1 alone"),
+    (("alpha", "muc"), "alpha", "alpha alone"),
+    (("muc", "alpha"), "muc", "muc F1 alone"),
+])
+def test_the_cost_is_shown_in_the_primary_figure(metrics, primary, label):
+    # The JSON names the figure the text's columns (and the page's) show: the
+    # CoNLL F1 when computed, else the first measure asked for.
+    flags = ["-m", *metrics] if metrics else []
+    errors = json.loads(run_cli("errors", *EXAMPLE, *flags, "--output", "json").out)["errors"]
+    assert errors["primary"] == primary
+    assert errors["cost"]["baseline"][primary] is not None
+    assert label in run_cli("errors", *EXAMPLE, *flags).out

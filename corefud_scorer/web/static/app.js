@@ -563,12 +563,14 @@ function drawErrors(systems) {
     const baseline = cost.baseline || {};
     const alone = cost.alone || {};
     const cumulative = cost.cumulative || {};
-    const primary = "conll" in baseline ? "conll" : Object.keys(baseline)[0];
+    const primary = errors.primary;
     const head = [el("th", { class: "label", text: "category" }), el("th", { text: "count" })];
     if (primary) {
-      const name = METRIC_NAMES[primary] || primary;
-      head.push(el("th", { text: `${name} F1 with it corrected` }), el("th", { text: "gain" }),
-        el("th", { text: `${name} F1 with it and those above corrected` }));
+      // An agreement coefficient is one value, not an F1.
+      const coefficient = spec && spec.measures[primary] && spec.measures[primary].one_number;
+      const name = (METRIC_NAMES[primary] || primary) + (coefficient ? "" : " F1");
+      head.push(el("th", { text: `${name} with it corrected` }), el("th", { text: "gain" }),
+        el("th", { text: `${name} with it and those above corrected` }));
     }
     const table = el("table", { class: "numbers errors" }, el("tr", {}, ...head));
     const order = Object.keys(cumulative).length ? Object.keys(cumulative) : Object.keys(counts);
