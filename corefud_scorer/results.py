@@ -20,7 +20,7 @@ from .summary import summarize
 ALL_METRICS = profile(DEFAULT_FORMAT).all_metrics
 UA_ALL_METRICS = profile("ua").all_metrics
 # What ``-m every`` means: 1.2's set, mention identification, and the further
-# measures of :mod:`.measures`.
+# measures of :mod:`.measures` (and what a format's ``all`` adds: every_metric).
 EVERY_METRICS = ALL_METRICS + ("mention",) + FURTHER
 ANAPHORA_METRIC_NAMES = OF_LAYERS
 METRIC_NAMES = EVERY_METRICS + ANAPHORA_METRIC_NAMES
@@ -40,6 +40,12 @@ def format_profile(fmt: str | None) -> FormatProfile:
 def all_metrics(fmt: str | None) -> tuple[str, ...]:
     """What ``all`` stands for with files of a format."""
     return format_profile(fmt).all_metrics
+
+
+def every_metric(fmt: str | None) -> tuple[str, ...]:
+    """What ``every`` stands for with files of a format: every metric and
+    further measure, then what the format's ``all`` adds (the UA layers)."""
+    return tuple(dict.fromkeys(EVERY_METRICS + all_metrics(fmt)))
 
 
 @dataclass(frozen=True)
@@ -158,11 +164,10 @@ class Options:
 
     @property
     def requested(self) -> tuple[str, ...]:
-        """The metrics as asked, ``all`` (for the format) and ``every``
+        """The metrics as asked, ``all`` and ``every`` (for the format)
         expanded in place, repeats kept: the lines of 1.2's text."""
-        every = all_metrics(self.format)
-        return tuple(name for m in self.metrics
-                     for name in (every if m == "all" else GROUPS.get(m, (m,))))
+        groups = {**GROUPS, "all": all_metrics(self.format), "every": every_metric(self.format)}
+        return tuple(name for m in self.metrics for name in groups.get(m, (m,)))
 
     def for_format(self, fmt: str) -> "Options":
         """These options with the format the files turned out to be in."""

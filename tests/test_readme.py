@@ -172,7 +172,7 @@ def test_the_error_analysis_json_is_documented_as_printed():
     assert '`{"schema_version": 1, "errors": {...}, "settings": {...}}`' in README
     assert list(data) == ["schema_version", "errors", "settings"]
     documented = re.search(r'It holds `\{"counts":(.*?)`,', README, re.S).group(1)
-    top = re.findall(r'"(\w+)":\s*(?:\{|\[)', '{"counts": ' + documented)
+    top = re.findall(r'"(\w+)":\s*(?:\{|\[|")', '{"counts": ' + documented)
     assert list(dict.fromkeys(k for k in top if k in data["errors"])) == list(data["errors"])
     assert set(re.findall(r'"(\w+)": N', documented)) == set(data["errors"]["counts"])
     assert set(data["errors"]["method"]) == {"heads", "pronouns", "span_rules"}

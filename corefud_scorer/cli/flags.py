@@ -10,11 +10,11 @@ from .. import __version__
 from ..errors import ScorerError
 from ..parallel import available_cores
 from ..presets import PRESETS
-from ..readers import formats
+from ..readers import formats, profiles
 from ..comparison import Resampling
 from ..option_fields import OptionConflict, check_compared, check_tests, resolve
 from ..report_json import as_scored, signature_of  # noqa: F401  (the commands' names)
-from ..results import ALL_METRICS, GROUPS, METRIC_NAMES, SYNC_CHOICES, UA_ALL_METRICS, Options
+from ..results import GROUPS, METRIC_NAMES, SYNC_CHOICES, Options
 from ..summary import headline, primary_figure
 from ..significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES
 
@@ -24,14 +24,25 @@ PROG = "corefud-scorer"
 INTERRUPTED = 130
 
 
+def _by_format(values) -> str:
+    """``values`` (format profile -> a value) said once per value, naming
+    the formats that share it, read off the readers' profiles."""
+    titles: dict[str, list[str]] = {}
+    for p in profiles().values():
+        value = values(p)
+        titles.setdefault(" ".join(value) if isinstance(value, tuple) else str(value), []).append(p.title)
+    return "; ".join(f"{value} for {', '.join(names[:-1]) + ' and ' if len(names) > 1 else ''}{names[-1]} files"
+                     for value, names in titles.items())
+
+
 def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
     # Defaults are filled in after parsing, so that a flag given against a
     # preset can be told from a default.
     parser.add_argument("-m", "--metrics", nargs="+", choices=[*GROUPS, *METRIC_NAMES], metavar="METRIC",
                         help="metrics to compute, each one of " + ", ".join([*GROUPS, *METRIC_NAMES])
-                        + " (CorefUD files: default all = " + " ".join(ALL_METRICS)
-                        + "; UA files: default conll = muc bcub ceafe, all = " + " ".join(UA_ALL_METRICS)
-                        + "; every = all, mention and the further measures)")
+                        + " (default: " + _by_format(lambda p: p.defaults["metrics"])
+                        + "; all: " + _by_format(lambda p: p.all_metrics)
+                        + "; every: all, mention and the further measures)")
     parser.add_argument("--sync", choices=SYNC_CHOICES,
                         help="rebuild key and response over one mention set before the metrics of the "
                         "contingency (Popescu-Belis et al. 2004); all: the four side by side")
@@ -39,12 +50,12 @@ def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
                         help="score singleton entities too (dropped by default)")
     parser.add_argument("-a", "--match", choices=["exact", "partial", "partial-corefud", "head",
                                                    "partial-craft"],
-                        help="mention matching (default: head for CorefUD files, exact for the "
-                        "others); partial-corefud is partial; partial-craft is CRAFT 2019's")
+                        help="mention matching (default: " + _by_format(lambda p: p.defaults["match"])
+                        + "); partial-corefud is partial; partial-craft is CRAFT 2019's")
     parser.add_argument("-x", "--exact-match", action="store_true", help="the same as -a exact")
     parser.add_argument("-z", "--zero-match-method", choices=["linear", "dependent"],
                         help="match zeros by position or by enhanced dependencies "
-                        "(default: dependent for CorefUD files, linear for the others)")
+                        "(default: " + _by_format(lambda p: p.defaults["zero_match"]) + ")")
     parser.add_argument("--keep-zeros", action="store_true",
                         help="score zero mentions in files of the other formats too "
                         "(CorefUD files always keep them)")
