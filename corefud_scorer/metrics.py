@@ -283,23 +283,6 @@ def mention_identification(p: Partition) -> Counts:
     return Counts(rn, rd, pn, pd)
 
 
-# Metrics of the contingency, by their -m name.
-ENTITY_METRICS = {
-    "muc": muc,
-    "bcub": b_cubed,
-    "ceafe": ceafe,
-    "ceafm": ceafm,
-    "blanc": blanc,
-    "lea": lea,
-}
-# Metrics of the aligned mentions (the whole partition).
-MENTION_METRICS = {
-    "mor": mention_overlap,
-    "zero": zero_anaphors,
-    "mention": mention_identification,
-}
-
-
 # --- non-referring markables and bridging, as the UA scorer scores them ---
 # A markable is found when the other side has one with the same words.
 
@@ -343,10 +326,3 @@ def bridging(p: Partition) -> BridgingCounts:
         return Counts(float(tp), float(len(key)), float(tp), float(invented + len(recognised)))
 
     return BridgingCounts(counts(len(recognised)), counts(markable), counts(entity))
-
-
-# Metrics of what a document's readers give beside its entities.
-ANAPHORA_METRICS = {
-    "non-referring": non_referring,
-    "bridging": bridging,
-}

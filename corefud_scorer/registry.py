@@ -99,7 +99,8 @@ class Measure:
     tests can resample, ``resampled_score`` the score of resampled sums
     (:mod:`.vectorised`; recall and precision of one Counts unless said).
     ``value``: an agreement coefficient's one value from its sum (its score
-    is that value alone)."""
+    is that value alone). ``no_value``: why its score can have no value (the
+    text's words)."""
 
     name: str
     reads: str
@@ -111,6 +112,7 @@ class Measure:
     split_antecedents: str = AS_IS
     further: bool = False  # one of the further measures (-m every adds them; printed after 1.2's)
     value: Callable | None = None
+    no_value: str = "no value"
 
     @property
     def of_contingency(self) -> bool:
@@ -135,8 +137,10 @@ MEASURES = _entries(
             split_antecedents=WEIGHTED),
     Measure("lea", CONTINGENCY, metrics.lea, split_antecedents=WEIGHTED),
     # MOR overlaps words, and a split antecedent has none.
-    Measure("mor", MENTIONS, metrics.mention_overlap, split_antecedents=NOT_APPLICABLE),
-    Measure("zero", MENTIONS, metrics.zero_anaphors, score=zero_score, resampled_score=vectorised.zero),
+    Measure("mor", MENTIONS, metrics.mention_overlap, split_antecedents=NOT_APPLICABLE,
+            no_value="split antecedents have no words to overlap"),
+    Measure("zero", MENTIONS, metrics.zero_anaphors, score=zero_score, resampled_score=vectorised.zero,
+            no_value="no zero anaphor in the key or the response"),
     Measure("mention", MENTIONS, metrics.mention_identification),
     Measure("bcub-entity", CONTINGENCY, measures.b_cubed_entity, further=True),
     Measure("pairwise", CONTINGENCY, measures.pairwise, further=True),
@@ -154,7 +158,7 @@ MEASURES = _entries(
     Measure("bridging", LAYERS, metrics.bridging, BridgingCounts, bridging_score,
             resampled_score=vectorised.bridging),
     Measure("empty-nodes", LAYERS, empty_nodes.empty_nodes, empty_nodes.EmptyNodeCounts, empty_nodes_score,
-            resampled_score=vectorised.empty_nodes),
+            resampled_score=vectorised.empty_nodes, no_value="no empty node in the key or the response"),
 )
 
 

@@ -33,7 +33,7 @@ from .registry import CONLL_PARTS, CONLL_SCORE, FURTHER, MEASURES
 if TYPE_CHECKING:
     from .benchmark import Benchmark
     from .results import DocumentResult, MetricScore, Options, Result
-from .metrics import MENTION_METRICS, ordered_sum
+from .metrics import ordered_sum
 
 SCHEMA_VERSION = 1
 
@@ -90,11 +90,6 @@ def _percent(value: float, decimals: int = 2) -> str:
 
 UA_MATCH_NAMES = {**MATCH_NAMES, "partial-craft": "partial-craft"}
 RULE = "=" * 44
-NOT_APPLICABLE = {
-    "zero": "no zero anaphor in the key or the response",
-    "mor": "split antecedents have no words to overlap",
-    "empty-nodes": "no empty node in the key or the response",
-}
 
 
 def ua_header(options: Options) -> str:
@@ -127,7 +122,7 @@ def _scores_line(score: MetricScore, decimals: int = 2) -> str:
         if one_number:
             return NO_VALUE_LINE
         return ("Recall: n/a  Precision: n/a  F1: n/a"
-                f"  (not applicable: {NOT_APPLICABLE.get(score.name, 'no value')})\n")
+                f"  (not applicable: {MEASURES[score.name].no_value if score.name in MEASURES else 'no value'})\n")
     if one_number:
         return f"Value: {_percent(score.value, decimals)}\n"
     return (f"Recall: {_percent(score.recall, decimals)}  Precision: {_percent(score.precision, decimals)}"
@@ -218,7 +213,7 @@ def render_synchronisation(result: Result, options: Options) -> str:
     lines = ["Markable synchronisation (Popescu-Belis et al. 2004)\n",
              f"Mention identification  Recall: {_percent(found.recall)}  "
              f"Precision: {_percent(found.precision)}  F1: {_percent(found.f1)}\n"]
-    names = [n for n in options.metric_list if n not in MENTION_METRICS]
+    names = [n for n in options.metric_list if MEASURES[n].of_contingency]
     if any(result.synchronisation[o][CONLL_SCORE] is not None for o in SYNC_OPTIONS):
         names.append(CONLL_SCORE)
     rows = [["", *["R", "P", "F1"] * len(SYNC_OPTIONS)]]

@@ -210,3 +210,15 @@ def test_several_systems_take_every_measure_but_the_coefficients(tmp_path):
         refused = run_cli(KEY, RESPONSE, second, *EXACT, *flags)
         assert refused.code == 2 and "not with several systems" in refused.err, flags
     assert run_cli(KEY, RESPONSE, *EXACT, "-m", "kappa", "--confidence", "50").code == 2
+
+
+def test_sync_all_table_holds_only_the_measures_sync_rebuilds():
+    # Bridging, MOR and the zero score are not read off the contingency:
+    # they are printed once, not as four identical synchronised columns.
+    station = FIXTURES / "anaphora"
+    run = run_cli(station / "station.key.conllu", station / "station.response.conllu", "-s", "--sync", "all",
+                  "-m", "muc", "bridging", "mor", "zero", "pairwise")
+    assert run.code == 0, run.err
+    table = run.out.split("Markable synchronisation")[1].split("\n\n")[0]
+    rows = [line.split()[0] for line in table.splitlines()[4:] if line.strip()]
+    assert rows == ["muc", "pairwise"]
