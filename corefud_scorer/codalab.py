@@ -8,7 +8,7 @@ every macro-average and is named, a file that cannot be scored is named with
 the scorer's one-line error and counts 0, with every problem submission
 validation finds in it (:func:`.validation.validate`: file, line, what is
 wrong, what to do), and the other datasets are scored. With nothing missing
-or wrong, every figure equals ``bench``'s; the further measures asked (the
+or wrong, every figure equals ``bench``'s; the extra measures asked (the
 empty-node evaluation) are scored under the primary setting.
 """
 
@@ -22,8 +22,7 @@ from typing import Sequence
 
 from .benchmark import Dataset, benchmark_settings, dataset_name
 from .errors import ScorerError
-from .leaderboard import COLUMNS, ZERO, column_settings, primary_column, reports_zero
-from .registry import CONLL_PARTS
+from .leaderboard import COLUMNS, ZERO, column_settings, extra_measures, primary_column, reports_zero
 from .results import Options
 
 SUFFIX = ".conllu"
@@ -46,7 +45,7 @@ class DatasetScore:
     scores: dict[str, float | None] = field(default_factory=dict)
     zero: float | None = None
     warnings: list[str] = field(default_factory=list)  # what scoring noticed, one line per kind
-    further: dict[str, float | None] = field(default_factory=dict)  # each further measure's F1
+    extra_scores: dict[str, float | None] = field(default_factory=dict)  # each extra measure's F1
     # A malformed file: every problem validation finds ({file, line, severity, kind, message, hint}).
     validation: list[dict] = field(default_factory=list)
 
@@ -59,11 +58,11 @@ class Evaluation:
     scores: dict[str, float]          # each column's macro-average, missing datasets counting 0
     zero: float | None
     problems: list[str]               # what was wrong with the submission, one line each
-    extra: list[str]                  # submitted files naming no gold dataset
+    extra_files: list[str]            # submitted files naming no gold dataset
     signature: str = ""
     shared_task: str | None = None
-    further_names: tuple[str, ...] = ()
-    further: dict[str, float | None] = field(default_factory=dict)  # over the datasets where defined
+    extra_names: tuple[str, ...] = ()
+    extra_scores: dict[str, float | None] = field(default_factory=dict)  # over the datasets where defined
 
 
 def _visible(entries):
@@ -116,12 +115,12 @@ def _files(folder: str) -> dict[str, list[str]]:
 
 
 def evaluate(input_dir: str, options: Options, shared_task: str | None = None,
-             further: Sequence[str] = ()) -> Evaluation:
+             extra: Sequence[str] = ()) -> Evaluation:
     """Score the submission of ``input_dir`` (``ref/`` and ``res/``) against
     its gold files, dataset by dataset; only a missing or empty gold folder is
-    an error (the program's own setup, not the submission). ``further``:
+    an error (the program's own setup, not the submission). ``extra``:
     measures scored under the primary setting beside the columns
-    (:func:`.leaderboard.further_columns`)."""
+    (:func:`.leaderboard.extra_columns`)."""
     ref, res = os.path.join(input_dir, "ref"), os.path.join(input_dir, "res")
     if not os.path.isdir(ref):
         raise ScorerError("no gold folder 'ref'", (input_dir, None))
@@ -148,10 +147,12 @@ def evaluate(input_dir: str, options: Options, shared_task: str | None = None,
             responses = _files(conllu_folder(folder))
             if not responses and not problems:
                 problems.append("the submission holds no *.conllu file")
-        extra = sorted(os.path.basename(p) for name, paths in responses.items() if name not in keys for p in paths)
-        if extra:
-            problems.append(f"{len(extra)} submitted file(s) name no gold dataset, not scored: {', '.join(extra)}")
-        settings = column_settings(options, further)
+        unmatched = sorted(os.path.basename(p) for name, paths in responses.items() if name not in keys
+                           for p in paths)
+        if unmatched:
+            problems.append(f"{len(unmatched)} submitted file(s) name no gold dataset, not scored: "
+                            f"{', '.join(unmatched)}")
+        settings = column_settings(options, extra)
         datasets = []
         for name in sorted(keys, key=lambda n: os.path.basename(keys[n][0])):
             key = keys[name][0]
@@ -166,15 +167,16 @@ def evaluate(input_dir: str, options: Options, shared_task: str | None = None,
                                              "submit one; it counts 0"))
             else:
                 datasets.append(score_dataset(name, key, found[0], settings))
-        if reports_zero(options) or further:
+        if reports_zero(options) or extra:
             for d in datasets:
                 if d.status != SCORED:
-                    d.zero, d.further = _when_unscored(d, settings[primary_column(options)], reports_zero(options),
-                                                       tuple(further))
+                    d.zero, d.extra_scores = _when_unscored(d, settings[primary_column(options)], reports_zero(options),
+                                                       tuple(extra))
     problems += [d.problem for d in datasets if d.problem]
-    evaluation = _average(datasets, primary_column(options), reports_zero(options), problems, extra, shared_task)
-    evaluation.further_names = tuple(further)
-    evaluation.further = {name: _defined_mean([d.further.get(name) for d in datasets]) for name in further}
+    evaluation = _average(datasets, primary_column(options), reports_zero(options), problems, unmatched,
+                          shared_task)
+    evaluation.extra_names = tuple(extra)
+    evaluation.extra_scores = {name: _defined_mean([d.extra_scores.get(name) for d in datasets]) for name in extra}
     return evaluation
 
 
@@ -195,17 +197,16 @@ def score_dataset(name: str, key: str, response: str, settings: dict[str, Option
     with_zero = next((c for c, o in settings.items() if ZERO in o.metric_list), None)
     zero = results[with_zero].metrics[ZERO].f1 if with_zero else None
     warnings = [_relative(line) for line in next(iter(results.values())).warnings]
-    # The further measures are computed in the primary column's setting alone.
-    further = {m: results[c].metrics[m].f1 for c, o in settings.items() for m in further_of({c: o})}
+    # The extra measures are computed in the primary column's setting alone.
+    extra = {m: results[c].metrics[m].f1 for c, o in settings.items() for m in extra_of({c: o})}
     return DatasetScore(name, key, response, SCORED, None, {c: r.conll for c, r in results.items()}, zero, warnings,
-                        further)
+                        extra)
 
 
-def further_of(settings: dict[str, Options]) -> tuple[str, ...]:
-    """The further measures of the columns' settings: what one computes
+def extra_of(settings: dict[str, Options]) -> tuple[str, ...]:
+    """The extra measures of the columns' settings: what one computes
     beyond the CoNLL parts and the zero score."""
-    return tuple(dict.fromkeys(m for o in settings.values() for m in o.metric_list
-                               if m not in CONLL_PARTS and m != ZERO))
+    return extra_measures([m for o in settings.values() for m in o.metric_list])
 
 
 def validation_problems(key: str, response: str) -> list[dict]:
@@ -223,17 +224,17 @@ def validation_problems(key: str, response: str) -> list[dict]:
 
 
 def _when_unscored(dataset: DatasetScore, options: Options, with_zero: bool,
-                   further: tuple[str, ...]) -> tuple[float | None, dict[str, float | None]]:
-    """The zero score and the further measures of a dataset not scored: 0
+                   extra: tuple[str, ...]) -> tuple[float | None, dict[str, float | None]]:
+    """The zero score and the extra measures of a dataset not scored: 0
     where the key has what they count (as for a response without it),
     undefined where it has none (the key scored against itself says which)."""
     try:
         (bench,), = benchmark_settings([[Dataset(dataset.dataset, dataset.key, dataset.key)]], [options])
     except Exception:  # noqa: BLE001 - a gold file that cannot be read counts no score
-        return None, dict.fromkeys(further)
+        return None, dict.fromkeys(extra)
     metrics = bench.results[0].metrics
     zero = None if not with_zero or metrics[ZERO].f1 is None else 0.0
-    return zero, {name: None if metrics[name].f1 is None else 0.0 for name in further}
+    return zero, {name: None if metrics[name].f1 is None else 0.0 for name in extra}
 
 
 def _defined_mean(values: list[float | None]) -> float | None:
@@ -250,10 +251,10 @@ def _relative(message: str) -> str:
 
 
 def _average(datasets: list[DatasetScore], primary: str, with_zero: bool, problems: list[str],
-             extra: list[str], shared_task: str | None) -> Evaluation:
+             extra_files: list[str], shared_task: str | None) -> Evaluation:
     """Each column's mean over the gold datasets, in order, a dataset not
     scored counting 0; the zero score's over the datasets where it is
     defined (:func:`_zero_when_unscored` for those not scored)."""
     scores = {c: sum(d.scores.get(c) or 0.0 for d in datasets) / len(datasets) for c in COLUMNS}
     zero = _defined_mean([d.zero for d in datasets]) if with_zero else None
-    return Evaluation(primary, with_zero, datasets, scores, zero, problems, extra, shared_task=shared_task)
+    return Evaluation(primary, with_zero, datasets, scores, zero, problems, extra_files, shared_task=shared_task)

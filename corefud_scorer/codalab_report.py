@@ -20,14 +20,14 @@ def _number(value: float) -> str:
 
 def scores_txt(evaluation: Evaluation) -> str:
     """The leaderboard's columns as fractions (``head: 0.7116...``), the
-    zero score where the year reports it and is defined, each further
+    zero score where the year reports it and is defined, each extra
     measure asked where defined (``empty-nodes: 0.83...``), then the primary
     score of each dataset (``DATASET_head``), a dataset not scored as 0."""
     lines = [f"{column}: {_number(evaluation.scores[column])}" for column in COLUMNS]
     if evaluation.with_zero and evaluation.zero is not None:
         lines.append(f"{ZERO}: {_number(evaluation.zero)}")
-    lines += [f"{name}: {_number(evaluation.further[name])}" for name in evaluation.further_names
-              if evaluation.further[name] is not None]
+    lines += [f"{name}: {_number(evaluation.extra_scores[name])}" for name in evaluation.extra_names
+              if evaluation.extra_scores[name] is not None]
     for dataset in evaluation.datasets:
         lines.append(f"{dataset.dataset}_{evaluation.primary}: {_number(dataset.scores.get(evaluation.primary) or 0.0)}")
     return "\n".join(lines) + "\n"
@@ -44,15 +44,15 @@ def scores_json(evaluation: Evaluation) -> dict:
         "shared_task": evaluation.shared_task,
         "primary": evaluation.primary,
         "scores": {**evaluation.scores, **({ZERO: evaluation.zero} if evaluation.with_zero else {}),
-                   **evaluation.further},
+                   **evaluation.extra_scores},
         "datasets": [{"dataset": d.dataset, "status": d.status, "problem": d.problem,
                       **{c: d.scores.get(c) for c in COLUMNS},
                       **({ZERO: d.zero} if evaluation.with_zero else {}),
-                      **{name: d.further.get(name) for name in evaluation.further_names}, "warnings": d.warnings,
+                      **{name: d.extra_scores.get(name) for name in evaluation.extra_names}, "warnings": d.warnings,
                       "validation": d.validation}
                      for d in evaluation.datasets],
         "problems": evaluation.problems,
-        "extra_files": evaluation.extra,
+        "extra_files": evaluation.extra_files,
     }
 
 
@@ -64,7 +64,7 @@ def detailed_html(evaluation: Evaluation) -> str:
     """A page for the participant: what was wrong with the submission, the
     macro-averages and the per-dataset table."""
     esc = html.escape
-    columns = list(COLUMNS) + ([ZERO] if evaluation.with_zero else []) + list(evaluation.further_names)
+    columns = list(COLUMNS) + ([ZERO] if evaluation.with_zero else []) + list(evaluation.extra_names)
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><title>Detailed results</title>',
            "<style>body{font-family:sans-serif}table{border-collapse:collapse}"
            "td,th{border:1px solid #999;padding:2px 8px;text-align:right}"
@@ -87,12 +87,12 @@ def detailed_html(evaluation: Evaluation) -> str:
                + "".join(f"<th>{esc(LABELS.get(c, c))}</th>" for c in columns) + "</tr>")
     for d in evaluation.datasets:
         figures = ([d.scores.get(c) for c in COLUMNS] + ([d.zero] if evaluation.with_zero else [])
-                   + [d.further.get(name) for name in evaluation.further_names])
+                   + [d.extra_scores.get(name) for name in evaluation.extra_names])
         status = d.status if d.status == SCORED else f'<span class="problem">{esc(d.status)}</span>'
         out.append(f"<tr><td>{esc(d.dataset)}</td><td>{status}</td>"
                    + "".join(f"<td>{_percent(v)}</td>" for v in figures) + "</tr>")
     averages = ([evaluation.scores[c] for c in COLUMNS] + ([evaluation.zero] if evaluation.with_zero else [])
-                + [evaluation.further[name] for name in evaluation.further_names])
+                + [evaluation.extra_scores[name] for name in evaluation.extra_names])
     out.append("<tr><th>macro-average</th><th></th>" + "".join(f"<th>{_percent(v)}</th>" for v in averages)
                + "</tr></table>")
     warned = [(d.dataset, line) for d in evaluation.datasets for line in d.warnings]
@@ -124,7 +124,7 @@ def error_html(problem: str) -> str:
 
 
 def bundle_files(shared_task: str | None, describe_line: str, with_zero: bool,
-                 further: tuple[str, ...] = (), asked: list[str] | None = None) -> dict[str, str]:
+                 extra: tuple[str, ...] = (), asked: list[str] | None = None) -> dict[str, str]:
     """The scoring program folder: ``metadata`` (the command the platform
     runs, with the measures ``-m`` asked as asked) and a README."""
     preset = f"-t {shared_task} " if shared_task else ""
@@ -150,7 +150,7 @@ Settings: {describe_line}
 Written to `$output/`:
 - `scores.txt`: `head`, `partial`, `exact`, `with_singletons` (the CoNLL F1
   macro-averaged over datasets, as fractions){", `zero`" if with_zero else ""}{
-  "".join(f", `{name}`" for name in further)}
+  "".join(f", `{name}`" for name in extra)}
   and `DATASET_<primary>` per dataset: the leaderboard's keys;
 - `scores.json`: the same with each dataset's status and problem;
 - `detailed_results.html`: the per-dataset table and what was wrong.

@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass, field
 
 from . import significance
-from .significance import CONLL, DEFAULT_SEED, LEVEL, TRUSTWORTHY_DOCUMENTS, Statistics
+from .registry import CONLL_SCORE
+from .significance import DEFAULT_SEED, LEVEL, TRUSTWORTHY_DOCUMENTS, Statistics
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ def pair_figures(result) -> dict[str, tuple]:
     """A file pair's figures from its :class:`~corefud_scorer.results.Result`."""
     figures = {name: (m.recall, m.precision, m.f1) for name, m in result.metrics.items()}
     if result.conll is not None:
-        figures[CONLL] = (None, None, result.conll)
+        figures[CONLL_SCORE] = (None, None, result.conll)
     return figures
 
 
@@ -106,7 +107,7 @@ def macro_figures(bench) -> dict[str, tuple]:
     """A benchmark's macro-averaged figures."""
     figures = {name: (a.recall, a.precision, a.f1) for name, a in bench.macro.items()}
     if bench.macro_conll is not None:
-        figures[CONLL] = (None, None, bench.macro_conll)
+        figures[CONLL_SCORE] = (None, None, bench.macro_conll)
     return figures
 
 
@@ -207,7 +208,7 @@ def table_rows(systems: Systems, decimals: int = 2) -> tuple[list[str], list[lis
             figures = systems.figures[s][name]
             cells = [name, system]
             for k, label in enumerate(("recall", "precision", "f1")):
-                if figures[k] is None and name == CONLL:
+                if figures[k] is None and name == CONLL_SCORE:
                     cells.append("")
                 elif systems.intervals:
                     cells.append(_with_interval(figures[k], getattr(systems.intervals[s][name], label), decimals))
@@ -255,7 +256,7 @@ def add_intervals(metrics: dict, intervals: dict[str, significance.Interval]) ->
             continue
         target = metrics[name]
         target["interval"] = None if interval.f1 is None else list(interval.f1)
-        if name != CONLL:
+        if name != CONLL_SCORE:
             target["recall_interval"] = None if interval.recall is None else list(interval.recall)
             target["precision_interval"] = None if interval.precision is None else list(interval.precision)
 

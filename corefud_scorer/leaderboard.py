@@ -2,8 +2,8 @@
 primary score (the CoNLL F1 macro-averaged over datasets under the year's
 matching, singletons left out), beside the same score under head, partial
 and exact matching and with singletons, the primary score and the zero
-score per dataset, and significance clusters. Further measures asked
-(``-m``, :func:`further_columns`) are columns beside the zero score.
+score per dataset, and significance clusters. Extra measures asked
+(``-m``, :func:`extra_columns`) are columns beside the zero score.
 
 Every column comes from one reading of the files: each key and response
 document is read, checked and loaded once and scored under the four
@@ -26,9 +26,9 @@ from . import significance
 from .benchmark import Benchmark, Dataset, benchmark_settings
 from .comparison import Resampling
 from .errors import ScorerError
-from .registry import CONLL_PARTS, MEASURES
+from .registry import CONLL_PARTS, CONLL_SCORE, MEASURES
 from .results import Options
-from .significance import CONLL, Statistics
+from .significance import Statistics
 
 COLUMNS = ("head", "partial", "exact", "with_singletons")
 MATCHES = ("head", "partial", "exact")
@@ -45,16 +45,16 @@ def primary_column(options: Options) -> str:
     return options.match
 
 
-def column_settings(options: Options, further: Sequence[str] = ()) -> dict[str, Options]:
+def column_settings(options: Options, extra: Sequence[str] = ()) -> dict[str, Options]:
     """The options of each column: the three matchings without singletons
     and the primary matching with singletons, each computing the CoNLL
     score's metrics; the primary column adds the zero score when the
-    options ask for it (the years that report it) and the further
-    measures (:func:`further_columns`)."""
+    options ask for it (the years that report it) and the extra
+    measures (:func:`extra_columns`)."""
     primary = primary_column(options)
     zero = (ZERO,) if reports_zero(options) else ()
     out = {match: replace(options, match=match, keep_singletons=False,
-                          metrics=CONLL_PARTS + (zero + tuple(further) if match == primary else ()))
+                          metrics=CONLL_PARTS + (zero + tuple(extra) if match == primary else ()))
            for match in MATCHES}
     out["with_singletons"] = replace(options, match=primary, keep_singletons=True, metrics=CONLL_PARTS)
     return out
@@ -64,28 +64,34 @@ def reports_zero(options: Options) -> bool:
     return ZERO in options.metric_list
 
 
-def further_columns(options: Options, asked: Sequence[str] | None) -> tuple[Options, tuple[str, ...]]:
+def extra_measures(names: Sequence[str]) -> tuple[str, ...]:
+    """The measures beyond the table's own (the CoNLL parts and the zero
+    score), once each, in order."""
+    return tuple(dict.fromkeys(name for name in names if name not in CONLL_PARTS and name != ZERO))
+
+
+def extra_columns(options: Options, asked: Sequence[str] | None) -> tuple[Options, tuple[str, ...]]:
     """The rule of ``-m`` with the table, stated once: ``-m`` adds measures
     to the table's own, never replaces them. The table always has the
     CoNLL parts (its four columns) and the zero score where the options
     report it (the year's metrics under ``-t``, the format's defaults
     without); a zero score asked is added, and every other measure asked
-    (groups such as ``all`` expanded) is a further column: its F1
+    (groups such as ``all`` expanded) is an extra column: its F1
     macro-averaged over datasets under the primary setting, and per
     dataset. A measure without an F1 (an agreement coefficient) has no
     column and is refused. Returns the options (with the zero score when
-    asked) and the further columns, in the order asked."""
+    asked) and the extra columns, in the order asked."""
     if not asked:
         return options, ()
     expanded = replace(options, metrics=tuple(asked)).metric_list
     if ZERO in expanded and not reports_zero(options):
         options = replace(options, metrics=options.metric_list + (ZERO,))
-    further = tuple(name for name in expanded if name not in CONLL_PARTS and name != ZERO)
-    without = [name for name in further if MEASURES[name].one_number]
+    extra = extra_measures(expanded)
+    without = [name for name in extra if MEASURES[name].one_number]
     if without:
         raise ScorerError(f"-m {' '.join(without)}: {'is' if len(without) == 1 else 'are'} one number, not an F1, "
                           "so no column of the results table (-m adds measures with an F1 to it)")
-    return options, further
+    return options, extra
 
 
 @dataclass
@@ -101,7 +107,7 @@ class Row:
     zero: float | None
     difference: float | None = None
     p_value: float | None = None
-    further: dict[str, float | None] = field(default_factory=dict)  # each further measure's macro F1
+    extra: dict[str, float | None] = field(default_factory=dict)  # each extra measure's macro F1
 
 
 @dataclass
@@ -116,21 +122,21 @@ class Leaderboard:
     signature: str
     shared_task: str | None = None
     warnings: list[str] | None = None
-    further: tuple[str, ...] = ()
-    # per dataset, per system, per further measure: its F1
-    further_per_dataset: dict[str, dict[str, dict[str, float | None]]] = field(default_factory=dict)
+    extra: tuple[str, ...] = ()
+    # per dataset, per system, per extra measure: its F1
+    extra_per_dataset: dict[str, dict[str, dict[str, float | None]]] = field(default_factory=dict)
 
 
 def build(names: list[str], systems: list[list[Dataset]], options: Options, resampling: Resampling | None = None,
           jobs: int = 1, progress=None, signature: str = "", shared_task: str | None = None,
-          further: Sequence[str] = ()) -> Leaderboard:
+          extra: Sequence[str] = ()) -> Leaderboard:
     """Score every system over the same datasets under the four settings
-    (one reading of the files) and rank them; ``further``: measures scored
+    (one reading of the files) and rank them; ``extra``: measures scored
     in the primary column's setting, each a column of its own
-    (:func:`further_columns` gives them from ``-m``)."""
+    (:func:`extra_columns` gives them from ``-m``)."""
     from .settings import signature as signature_of
 
-    settings = column_settings(options, further)
+    settings = column_settings(options, extra)
     scored = benchmark_settings(systems, list(settings.values()), jobs, progress)
     resampling = resampling or DEFAULT_TEST
     if not signature:
@@ -143,14 +149,14 @@ def build(names: list[str], systems: list[list[Dataset]], options: Options, resa
         signature = signature_of(scored_options, fmt, resampling.test if tested else None,
                                  resampling.samples if tested else None, None, resampling.level, resampling.seed)
     return rank(names, dict(zip(settings, scored)), primary_column(options), reports_zero(options),
-                resampling, signature, shared_task, tuple(further))
+                resampling, signature, shared_task, tuple(extra))
 
 
 def rank(names: list[str], columns: dict[str, list[Benchmark]], primary: str, with_zero: bool,
          resampling: Resampling, signature: str = "", shared_task: str | None = None,
-         further: tuple[str, ...] = ()) -> Leaderboard:
+         extra: tuple[str, ...] = ()) -> Leaderboard:
     """The table from each column's benchmarks (one per system, in
-    ``names``' order); ``further`` measures are read off the primary
+    ``names``' order); ``extra`` measures are read off the primary
     column's."""
     first = columns[primary]
     score = [b.macro_conll for b in first]
@@ -167,18 +173,18 @@ def rank(names: list[str], columns: dict[str, list[Benchmark]], primary: str, wi
         rows.append(Row(names[s], higher + 1, cluster,
                         {column: columns[column][s].macro_conll for column in COLUMNS},
                         first[s].macro[ZERO].f1 if with_zero else None, difference, p_value,
-                        {name: first[s].macro[name].f1 for name in further}))
+                        {name: first[s].macro[name].f1 for name in extra}))
     datasets = [d.name for d in first[0].datasets]
-    per_dataset, further_per_dataset = {}, {}
+    per_dataset, extra_per_dataset = {}, {}
     for g, dataset in enumerate(datasets):
-        per_dataset[dataset], further_per_dataset[dataset] = {}, {}
+        per_dataset[dataset], extra_per_dataset[dataset] = {}, {}
         for s in order:
             result = first[s].results[g]
             per_dataset[dataset][names[s]] = (result.conll, result.metrics[ZERO].f1 if with_zero else None)
-            further_per_dataset[dataset][names[s]] = {name: result.metrics[name].f1 for name in further}
+            extra_per_dataset[dataset][names[s]] = {name: result.metrics[name].f1 for name in extra}
     warnings = [line for bench in first for line in bench.warnings]
     return Leaderboard(primary, rows, datasets, per_dataset, with_zero, resampling, signature, shared_task,
-                       warnings, tuple(further), further_per_dataset)
+                       warnings, tuple(extra), extra_per_dataset)
 
 
 def significant(p_value: float | None, level: float) -> bool:
@@ -198,5 +204,5 @@ def adjacent_test(above: Benchmark, below: Benchmark, resampling: Resampling) ->
         trials = resampling.paired_ar or significance.AR_TRIALS
         # The interval is not shown: the fewest bootstrap samples.
         tests = significance.approximate_randomization(stats, trials, resampling.level, resampling.seed, 1)
-    comparison = tests[0][CONLL]
+    comparison = tests[0][CONLL_SCORE]
     return comparison.difference, comparison.p_value

@@ -12,7 +12,7 @@ from .report import SCHEMA_VERSION
 from .significance import AR_TRIALS
 
 LABELS = {"head": "head", "partial": "partial", "exact": "exact", "with_singletons": "with singletons",
-          "zero": "zero"}
+          ZERO: "zero"}
 MACRO = "macro-average"
 
 
@@ -21,11 +21,11 @@ def _percent(value, decimals: int) -> str:
 
 
 def _columns(board: Leaderboard) -> list[str]:
-    return list(COLUMNS) + (["zero"] if board.with_zero else []) + list(board.further)
+    return list(COLUMNS) + ([ZERO] if board.with_zero else []) + list(board.extra)
 
 
 def _label(column: str) -> str:
-    # A further measure is named by its -m name.
+    # A extra measure is named by its -m name.
     return LABELS.get(column, column)
 
 
@@ -33,13 +33,13 @@ def _figure(board: Leaderboard, row, column: str):
     """A row's macro-averaged figure of a column."""
     if column == ZERO:
         return row.zero
-    return row.further[column] if column in board.further else row.scores[column]
+    return row.extra[column] if column in board.extra else row.scores[column]
 
 
 def _per_dataset(board: Leaderboard, dataset: str, system: str, column: str):
-    """A system's figure of a dataset: the primary score, the zero score or a further measure's F1."""
-    if column in board.further:
-        return board.further_per_dataset[dataset][system][column]
+    """A system's figure of a dataset: the primary score, the zero score or an extra measure's F1."""
+    if column in board.extra:
+        return board.extra_per_dataset[dataset][system][column]
     return board.per_dataset[dataset][system][1 if column == ZERO else 0]
 
 
@@ -95,7 +95,7 @@ def render(board: Leaderboard, fmt: str = "text", decimals: int = 2) -> str:
               (per_dataset, _dataset_cells(board, board.primary, decimals), 1)]
     if board.with_zero:
         tables.append((zeros, _dataset_cells(board, ZERO, decimals), 1))
-    for name in board.further:
+    for name in board.extra:
         tables.append((f"{name} (F1, {board.primary} match) per dataset:", _dataset_cells(board, name, decimals), 1))
     parts = []
     for title, (header, body), left in tables:
@@ -110,7 +110,7 @@ def render(board: Leaderboard, fmt: str = "text", decimals: int = 2) -> str:
 def render_csv(board: Leaderboard) -> str:
     """One row per system (``level`` ``system``, the macro-averages) and per
     dataset and system (``level`` ``dataset``: the primary column, the zero
-    score and the further measures); fractions unrounded, empty cells for
+    score and the extra measures); fractions unrounded, empty cells for
     none."""
     columns = _columns(board)
     out = io.StringIO()
@@ -149,7 +149,7 @@ def render_latex(board: Leaderboard, decimals: int = 2) -> str:
     ``\\usepackage{booktabs}``): rank, cluster, system (its folder's name)
     and the columns, a rule between clusters, the best figure of each column
     in bold; then the primary score per dataset, systems in rows, and so
-    each further measure's F1."""
+    each extra measure's F1."""
     columns = _columns(board)
     best = {}
     for c in columns:
@@ -179,7 +179,7 @@ def render_latex(board: Leaderboard, decimals: int = 2) -> str:
               "differences are not significant.}", "\\end{table}"]
     lines += _latex_per_dataset(board, board.primary, f"CoNLL F1 ({latex_escape(board.primary)} match) per dataset.",
                                 decimals)
-    for name in board.further:
+    for name in board.extra:
         lines += _latex_per_dataset(board, name, f"{latex_escape(name)} F1 ({latex_escape(board.primary)} match) "
                                     "per dataset.", decimals)
     return "\n".join(lines) + "\n"
@@ -200,9 +200,9 @@ def _latex_per_dataset(board: Leaderboard, column: str, caption: str, decimals: 
 def to_json(board: Leaderboard) -> dict:
     """``leaderboard``: a ``{"system", "rank", "cluster", "head", "partial",
     "exact", "with_singletons"}`` object per system, in rank order, F1 as
-    fractions, and each further measure's F1 under its ``-m`` name when one
+    fractions, and each extra measure's F1 under its ``-m`` name when one
     is asked; ``datasets``: per dataset each system's primary score (and
-    zero score, and further measures); ``comparisons``: each system's test against the one ranked
+    zero score, and extra measures); ``comparisons``: each system's test against the one ranked
     above; and what the figures depend on."""
     resampling = board.resampling
     return {
@@ -213,14 +213,14 @@ def to_json(board: Leaderboard) -> dict:
         "test": {"name": resampling.test or "ar", "samples": resampling.samples or AR_TRIALS,
                  "level": resampling.level, "seed": resampling.seed},
         "leaderboard": [{"system": row.system, "rank": row.rank, "cluster": row.cluster, **row.scores,
-                         **row.further} for row in board.rows],
+                         **row.extra} for row in board.rows],
         "zero": {row.system: row.zero for row in board.rows} if board.with_zero else None,
         "comparisons": [{"system": row.system, "above": above.system, "difference": row.difference,
                          "p_value": row.p_value} for above, row in zip(board.rows, board.rows[1:])],
         "datasets": [{"dataset": dataset,
                       "systems": [{"system": system, board.primary: primary,
                                    **({ZERO: zero} if board.with_zero else {}),
-                                   **board.further_per_dataset.get(dataset, {}).get(system, {})}
+                                   **board.extra_per_dataset.get(dataset, {}).get(system, {})}
                                   for system, (primary, zero) in board.per_dataset[dataset].items()]}
                      for dataset in board.datasets],
     }

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-RANKING = ("muc", "bcub", "ceafe")
+from .registry import CONLL_PARTS
 
 
 @dataclass(frozen=True)
@@ -31,19 +31,19 @@ class Preset:
 
 PRESETS = {
     "crac22": Preset(
-        "crac22", "partial", False, "linear", RANKING, corefud="1.0", scorer="1.0",
+        "crac22", "partial", False, "linear", CONLL_PARTS, corefud="1.0", scorer="1.0",
         note="gold empty nodes in the input, identical in key and response"),
     "crac23": Preset(
-        "crac23", "head", False, "linear", RANKING, corefud="1.1", scorer="1.1",
+        "crac23", "head", False, "linear", CONLL_PARTS, corefud="1.1", scorer="1.1",
         note="gold empty nodes in the input, identical in key and response"),
     "crac24": Preset(
-        "crac24", "head", False, "dependent", RANKING + ("zero",), corefud="1.2", scorer="1.2",
+        "crac24", "head", False, "dependent", CONLL_PARTS + ("zero",), corefud="1.2", scorer="1.2",
         note="no gold empty nodes: systems predict them"),
     "crac25": Preset(
-        "crac25", "head", False, "dependent", RANKING + ("zero",), corefud="1.3", scorer="1.2",
+        "crac25", "head", False, "dependent", CONLL_PARTS + ("zero",), corefud="1.3", scorer="1.2",
         note="input with baseline-predicted empty nodes"),
     "crac26": Preset(
-        "crac26", "head", False, "dependent", RANKING + ("zero",), corefud="1.4", scorer="1.2",
+        "crac26", "head", False, "dependent", CONLL_PARTS + ("zero",), corefud="1.4", scorer="1.2",
         note="blind and predicted-zero inputs"),
 }
 

@@ -165,9 +165,9 @@ def text_conll(result: Result, options: Options) -> float | None:
     of the reported lines are MUC, B-cubed or CEAF-e (repeats included),
     their F1 added in reporting order."""
     lines = [name for name in options.requested if name in CONLL_PARTS]
-    if len(lines) != 3:
+    if len(lines) != len(CONLL_PARTS):
         return None
-    return ordered_sum([result.metrics[name].f1 for name in lines]) / 3
+    return ordered_sum([result.metrics[name].f1 for name in lines]) / len(CONLL_PARTS)
 
 
 def render_text(result: Result, options: Options, decimals: int = 2) -> str:
@@ -283,7 +283,7 @@ def metrics_json(metrics: dict[str, MetricScore], conll: float | None) -> dict:
     """Every metric by name, and ``conll`` beside them when computed."""
     out = {name: metric_json(score) for name, score in metrics.items()}
     if conll is not None:
-        out["conll"] = {"f1": conll, "parts": {name: metrics[name].f1 for name in metrics
+        out[CONLL_SCORE] = {"f1": conll, "parts": {name: metrics[name].f1 for name in metrics
                                                if name in CONLL_PARTS}}
     return out
 
@@ -318,7 +318,7 @@ def to_json_object(result: Result, per_document: bool = False) -> dict:
         "settings": result.settings,
     }
     if result.synchronisation:
-        data["synchronisation"] = {option: {"metrics": metrics_json(s["metrics"], s["conll"])}
+        data["synchronisation"] = {option: {"metrics": metrics_json(s["metrics"], s[CONLL_SCORE])}
                                    for option, s in result.synchronisation.items()}
         found = result.mention_identification
         data["mention_identification"] = {"recall": found.recall, "precision": found.precision,
@@ -485,7 +485,7 @@ def benchmark_json(bench, per_doc: bool = False, shared_task: str | None = None)
                     {"recall": a.recall, "precision": a.precision, "f1": a.f1, "datasets": a.datasets})
              for name, a in bench.macro.items()}
     if bench.macro_conll is not None:
-        macro["conll"] = {"f1": bench.macro_conll}
+        macro[CONLL_SCORE] = {"f1": bench.macro_conll}
     all_documents = [d for r in bench.results for d in r.documents]
     data = {
         "schema_version": SCHEMA_VERSION,

@@ -8,7 +8,7 @@ import hashlib
 from . import __version__
 from typing import TYPE_CHECKING
 
-from .readers import profile, profiles
+from .readers import DEFAULT_FORMAT, profile, profiles
 
 if TYPE_CHECKING:
     from .results import Options
@@ -90,7 +90,7 @@ def signature(options: Options, fmt: str | None, test: str | None = None, sample
     version, format, matching, singletons, zero method, metrics, the test
     (``bs`` or ``ar``) and its samples, the confidence intervals' level and
     samples (when asked for), and the seed."""
-    fields = [f"corefud-scorer {__version__}", f"fmt:{fmt or options.format or 'corefud'}",
+    fields = [f"corefud-scorer {__version__}", f"fmt:{fmt or options.format or DEFAULT_FORMAT}",
               f"match:{options.match}", f"sing:{'yes' if options.keep_singletons else 'no'}",
               f"zero:{ZERO_METHOD_NAMES[options.zero_match]}", "m:" + ",".join(options.metric_list)]
     if options.sync is not None:

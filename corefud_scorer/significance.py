@@ -40,13 +40,12 @@ from typing import Sequence
 import numpy as np
 
 from .registry import MEASURES
-from .results import CONLL_PARTS
+from .results import CONLL_PARTS, CONLL_SCORE
 
 DEFAULT_SEED = 12345
 BOOTSTRAP_SAMPLES = 1000
 AR_TRIALS = 10000
 LEVEL = 0.95
-CONLL = "conll"
 # Differences closer than this count as equal: a swap of every document
 # gives back the observed difference up to rounding.
 TOLERANCE = 1e-12
@@ -115,7 +114,7 @@ class Layout:
     @property
     def names(self) -> tuple[str, ...]:
         """The figures scored: the metrics, then CoNLL when it applies."""
-        return self.metrics + ((CONLL,) if self.has_conll else ())
+        return self.metrics + ((CONLL_SCORE,) if self.has_conll else ())
 
 
 def _row(name: str, counts) -> list[float]:
@@ -165,7 +164,7 @@ def scores(sums: np.ndarray, layout: Layout, usable: np.ndarray | None = None) -
         total = out[parts[0]][2]
         for name in parts[1:]:
             total = total + out[name][2]
-        out[CONLL] = (None, None, total / 3)
+        out[CONLL_SCORE] = (None, None, total / len(CONLL_PARTS))
     return out
 
 

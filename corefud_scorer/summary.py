@@ -72,7 +72,7 @@ def conll_score(metrics: dict[str, MetricScore]) -> float | None:
     added in reporting order as 1.2 adds them."""
     if not all(name in metrics for name in CONLL_PARTS):
         return None
-    return ordered_sum([metrics[name].f1 for name in metrics if name in CONLL_PARTS]) / 3
+    return ordered_sum([metrics[name].f1 for name in metrics if name in CONLL_PARTS]) / len(CONLL_PARTS)
 
 
 def summarize(documents: list[DocumentResult], metrics: tuple[str, ...]) -> tuple[dict, float | None]:
@@ -91,7 +91,7 @@ def summarize_synchronised(documents: list[DocumentResult], options: Options) ->
     for option in measures.SYNC_OPTIONS:
         metrics, conll = summarize([replace(d, counts=d.synchronised[option]) for d in documents],
                                    options.metric_list)
-        out[option] = {"metrics": metrics, "conll": conll}
+        out[option] = {"metrics": metrics, CONLL_SCORE: conll}
     markables = Counts()
     for document in documents:
         markables = markables + document.markables

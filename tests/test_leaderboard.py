@@ -144,7 +144,7 @@ def test_the_cluster_rule_on_built_p_values():
     assert not significant(0.2, 0.95) and significant(0.049, 0.95)
 
 
-def test_further_measures_are_columns_equal_to_bench_and_leave_the_ranking(generated):
+def test_extra_measures_are_columns_equal_to_bench_and_leave_the_ranking(generated):
     """-m empty-nodes (and lea, to show the rule is the registry's, not the
     measure's) under -t crac26: each a column equal to bench's macro F1 with
     the year's matching, per dataset too; ranks, clusters and the seven keys
@@ -177,7 +177,7 @@ def test_further_measures_are_columns_equal_to_bench_and_leave_the_ranking(gener
             assert expected["dataset"] == dataset["dataset"]
             assert entry["empty-nodes"] == expected["metrics"]["empty-nodes"]["f1"]
             assert set(entry) == {"system", "head", "zero", "empty-nodes", "lea"}
-    # the ranking is the primary score's, not the further column's (some ranks
+    # the ranking is the primary score's, not the extra column's (some ranks
     # below mixed with more empty nodes right)
     heads = [row["head"] for row in data["leaderboard"]]
     assert heads == sorted(heads, reverse=True)
@@ -185,7 +185,7 @@ def test_further_measures_are_columns_equal_to_bench_and_leave_the_ranking(gener
     assert nodes[Path(generated["some"]).name] > nodes[Path(generated["mixed"]).name]
 
 
-def test_further_measures_in_text_markdown_csv_and_latex(generated):
+def test_extra_measures_in_text_markdown_csv_and_latex(generated):
     systems = [generated[k] for k in ("base", "mixed")]
     args = ["bench", generated["gold"], *systems, "--leaderboard", "-m", "empty-nodes", "--paired-bs", "99",
             "-q", "-j", "1"]
@@ -224,8 +224,8 @@ def test_asking_for_the_years_own_measures_adds_nothing():
     assert asked.out == run_cli(*args).out
 
 
-@pytest.mark.parametrize("further", [(), ("empty-nodes",)])
-def test_each_document_is_read_and_loaded_once(generated, monkeypatch, further):
+@pytest.mark.parametrize("extra", [(), ("empty-nodes",)])
+def test_each_document_is_read_and_loaded_once(generated, monkeypatch, extra):
     from corefud_scorer.benchmark import pair_folders
     from corefud_scorer.leaderboard import build
     from corefud_scorer.readers import corefud
@@ -240,12 +240,12 @@ def test_each_document_is_read_and_loaded_once(generated, monkeypatch, further):
 
     monkeypatch.setattr(corefud.CorefUDDocument, "load", counting_load)
     systems = [pair_folders(str(generated["gold"]), str(generated[k])) for k in ("base", "mixed")]
-    board = build(["base", "mixed"], systems, Options.preset("crac26"), Resampling(paired_bs=50), further=further)
+    board = build(["base", "mixed"], systems, Options.preset("crac26"), Resampling(paired_bs=50), extra=extra)
     for dataset in systems[0]:
         assert loads.count(dataset.key) == 10
     assert loads.count(systems[1][0].response) == 10 and len(loads) == 3 * 2 * 10
     assert [row.system for row in board.rows] == ["mixed", "base"]
-    assert all(set(row.further) == set(further) for row in board.rows)
+    assert all(set(row.extra) == set(extra) for row in board.rows)
 
 
 def _strip_version(text: str) -> str:

@@ -13,7 +13,8 @@ from corefud_scorer import Options, score
 from corefud_scorer.benchmark import macro_average as bench_macro
 from corefud_scorer.counts import Counts
 from corefud_scorer.results import DocumentResult
-from corefud_scorer.significance import (CONLL, DEFAULT_SEED, Interval, Layout, Statistics, approximate_randomization,
+from corefud_scorer.registry import CONLL_SCORE as CONLL
+from corefud_scorer.significance import (DEFAULT_SEED, Interval, Layout, Statistics, approximate_randomization,
                                          confidence_intervals, paired_bootstrap)
 
 from conftest import FIXTURES

@@ -12,7 +12,8 @@ import pytest
 
 from corefud_scorer import Options, score
 from corefud_scorer.api import score_systems
-from corefud_scorer.significance import CONLL, Statistics, approximate_randomization, paired_bootstrap
+from corefud_scorer.registry import CONLL_SCORE as CONLL
+from corefud_scorer.significance import Statistics, approximate_randomization, paired_bootstrap
 
 from conftest import FIXTURES, ROOT, run_cli
 from schema import validate_bench, validate_result

@@ -65,12 +65,12 @@ def codalab_main(argv: list[str], stdout, stderr) -> int:
 
 
 def _table(shared_task: str | None, metrics: list[str] | None):
-    """The options and further measures of the table (the rule
-    :func:`.leaderboard.further_columns` states)."""
-    from ..leaderboard import further_columns
+    """The options and extra measures of the table (the rule
+    :func:`.leaderboard.extra_columns` states)."""
+    from ..leaderboard import extra_columns
     from ..results import Options
 
-    return further_columns(Options.preset(shared_task) if shared_task else Options(), metrics)
+    return extra_columns(Options.preset(shared_task) if shared_task else Options(), metrics)
 
 
 def _outputs(input_dir: str, shared_task: str | None,
@@ -86,9 +86,9 @@ def _outputs(input_dir: str, shared_task: str | None,
         from ..codalab import evaluate
         from ..settings import signature
 
-        options, further = _table(shared_task, metrics)
-        evaluation = evaluate(input_dir, options, shared_task, further)
-        evaluation.signature = signature(column_settings(options, further)[primary_column(options)], None)
+        options, extra = _table(shared_task, metrics)
+        evaluation = evaluate(input_dir, options, shared_task, extra)
+        evaluation.signature = signature(column_settings(options, extra)[primary_column(options)], None)
         return ({SCORES_TXT: scores_txt(evaluation), SCORES_JSON: render_json(scores_json(evaluation)),
                  DETAILS: detailed_html(evaluation)}, evaluation.problems)
     except Exception as err:  # noqa: BLE001 - the outputs must name any failure
@@ -119,13 +119,13 @@ def _bundle(args, stdout) -> int:
     from ..codalab_report import bundle_files
     from ..leaderboard import reports_zero
 
-    options, further = _table(args.shared_task, args.metrics)
+    options, extra = _table(args.shared_task, args.metrics)
     line = describe(args.shared_task) if args.shared_task else "the scorer's defaults (head match, no singletons)"
     try:
         os.makedirs(args.bundle, exist_ok=True)
     except OSError as err:
         raise ScorerError(f"cannot create the folder: {err.strerror}", (args.bundle, None)) from None
-    files = bundle_files(args.shared_task, line, reports_zero(options), further, args.metrics)
+    files = bundle_files(args.shared_task, line, reports_zero(options), extra, args.metrics)
     _write(args.bundle, files)
     stdout.write("".join(f"{os.path.join(args.bundle, name)}\n" for name in files))
     return 0

@@ -26,7 +26,7 @@ def leaderboard_main(args, parser, stdout, stderr) -> int:
     from ..benchmark import pair_folders, read_manifest
     from ..comparison import Resampling
     from ..errors import ScorerError
-    from ..leaderboard import build, column_settings, further_columns
+    from ..leaderboard import build, column_settings, extra_columns
     from ..leaderboard_report import to_json
     from ..leaderboard_report import render
     from ..report import render_json
@@ -36,14 +36,14 @@ def leaderboard_main(args, parser, stdout, stderr) -> int:
             parser.error(f"--leaderboard: not with {message}")
     if args.columns != "f1":
         parser.error("--leaderboard: not with --columns (the table has its own columns)")
-    # -m adds measures to the table's own (further_columns), so it does not
+    # -m adds measures to the table's own (extra_columns), so it does not
     # contradict the year's metrics: the preset's settings are resolved without it.
     options = options_from(argparse.Namespace(**{**vars(args), "metrics": None}), parser)
     try:
-        options, further = further_columns(options, args.metrics)
+        options, extra = extra_columns(options, args.metrics)
     except ScorerError as err:
         parser.error(str(err))
-    column_settings(options, further)  # a matching without a column is refused before a file is read
+    column_settings(options, extra)  # a matching without a column is refused before a file is read
     resampling = Resampling(None, args.paired_bs, args.paired_ar, args.seed)
     if len(args.inputs) > 2:
         distinct(parser, args.inputs[1:])
@@ -57,7 +57,7 @@ def leaderboard_main(args, parser, stdout, stderr) -> int:
     progress = Progress([(d.key, d.response) for datasets in systems for d in datasets], stderr, args.quiet)
     try:
         board = build(names, systems, options, resampling if resampling.test else None, args.jobs,
-                      progress if progress.bar else None, shared_task=args.shared_task, further=further)
+                      progress if progress.bar else None, shared_task=args.shared_task, extra=extra)
     finally:
         progress.close()
     if not args.quiet:
