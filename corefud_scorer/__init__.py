@@ -1,9 +1,11 @@
 """corefud_scorer: coreference scores for CorefUD 1.x files.
 
 The pipeline, one module a step: :mod:`.readers` (read) -> :mod:`.check` ->
-:mod:`.match` -> :mod:`.partition` -> :mod:`.metrics` -> :mod:`.report`;
-:mod:`.scoring` runs the steps document by document, :mod:`.api` is the
-library's entry points and :mod:`.cli` the command line.
+:mod:`.match` -> :mod:`.partition` -> :mod:`.metrics` (every measure named
+in :mod:`.registry`) -> :mod:`.report`; :mod:`.scoring` runs the steps
+document by document, :mod:`.core` is the one path from a scored pair to
+each measure's statistics, :mod:`.api` is the library's entry points and
+:mod:`.cli` the command line.
 """
 
 __version__ = "0.2.0"

@@ -7,7 +7,7 @@ handling of repeated spans). A document where no span repeats is then
 scored through its contingency, as every format is; one where a span
 repeats by v8.01's own metrics on its chains. Singletons are dropped unless
 ``keep_singletons`` (the reference scorer always keeps them: ``-s``). BLANC
-is combined by scorer 1.2's rule (:func:`summary.blanc_score`).
+is combined by scorer 1.2's rule (:func:`registry.blanc_score`).
 """
 
 from __future__ import annotations
@@ -88,13 +88,21 @@ def chains_counts(prepared: Prepared, metrics, sync: str | None = None) -> dict:
             continue
         if name in own:
             out[name] = own[name](prepared.chains)
-        elif name == "mention":
-            out[name] = v8.mention_identification(prepared.chains)
-        elif name == "mor":
-            out[name] = v8.mention_overlap(prepared.chains, prepared.mention_of())
+        elif name in MENTION_READINGS:
+            out[name] = MENTION_READINGS[name](prepared)
         else:
-            out[name] = Counts()  # zeros: the format has none
+            raise ValueError(f"{name}: no reading on v8.01's chains")
     return {name: out[name] for name in names}
+
+
+# The measures of the aligned mentions, read off v8.01's chains (the format
+# has no partition): mention identification as v8.01 counts it, MOR over
+# the chains' mentions, and the zero score, which has no zero to read.
+MENTION_READINGS = {
+    "mention": lambda prepared: v8.mention_identification(prepared.chains),
+    "mor": lambda prepared: v8.mention_overlap(prepared.chains, prepared.mention_of()),
+    "zero": lambda prepared: Counts(),
+}
 
 
 def _repeat_place(source, span) -> str:

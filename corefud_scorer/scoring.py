@@ -109,13 +109,6 @@ def score_document(key_source: SourceDocument, response_source: SourceDocument,
     return _with_check_notes(_outcome(key_source, key_doc, response_source, options), response_source)
 
 
-def score_against_key(key_source: SourceDocument, response_sources: list[SourceDocument],
-                      options: Options) -> list[Outcome]:
-    """Load a key document once and score several systems' documents
-    against it, one outcome per system."""
-    return score_settings_against_key(key_source, response_sources, [options])[0]
-
-
 def score_settings_against_key(key_source: SourceDocument, response_sources: list[SourceDocument],
                                settings: list[Options]) -> list[list[Outcome]]:
     """Load a key document and each system's document once and score them

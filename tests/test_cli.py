@@ -102,3 +102,22 @@ def test_api_scores_loaded_documents_as_it_scores_paths():
     loaded = score_documents(read_file(str(KEY)), read_file(str(RESPONSE)), options)
     assert {n: m.counts for n, m in loaded.metrics.items()} == {n: m.counts for n, m in from_paths.metrics.items()}
     assert loaded.conll == from_paths.conll
+
+
+def test_the_progress_bar_counts_the_documents_of_every_format(tmp_path):
+    # Its total comes from a quick scan for the lines each reader opens a
+    # document with; it must agree with what the reader reads.
+    import gzip
+
+    from corefud_scorer.convert import convert
+    from corefud_scorer.readers import count_documents, detect_format, read_documents
+
+    files = [FIXTURES / "example" / "key.conllu", FIXTURES / "anaphora" / "station.key.ua.conllu",
+             FIXTURES / "seed" / "pradhan2014.key.conll"]
+    jsonl = tmp_path / "key.jsonl"
+    convert(str(files[0]), str(jsonl))
+    packed = tmp_path / "key.conllu.gz"
+    packed.write_bytes(gzip.compress(files[0].read_bytes()))
+    for path in [*files, jsonl, packed]:
+        fmt = detect_format(str(path))
+        assert count_documents(str(path)) == len(list(read_documents(str(path), "key", fmt))), path

@@ -287,7 +287,7 @@ class Progress:
             return
         from tqdm import tqdm
 
-        from ..readers.corefud import count_documents
+        from ..readers import count_documents
 
         self.files = len(pairs)
         self.bar = tqdm(total=sum(count_documents(k) for k, _ in pairs), unit="doc",

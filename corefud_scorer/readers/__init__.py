@@ -3,7 +3,8 @@
 A reader module has ``FORMAT`` (its name for ``--format``), ``PROFILE`` (what
 the format means for scoring: :class:`~corefud_scorer.profile.FormatProfile`),
 ``sniff(head)``
-(does the start of a file look like this format?) and
+(does the start of a file look like this format?), ``DOCUMENT_START`` (the
+bytes a line opening a document starts with) and
 ``read_documents(path, side)``, which validates the file with exact line
 numbers and yields :class:`~corefud_scorer.model.SourceDocument` objects
 one by one. Everything after reading is shared by all formats.
@@ -23,7 +24,7 @@ from ..errors import ScorerError
 from ..model import SourceDocument
 from ..problems import STOP, Problems
 from ..profile import FormatProfile
-from .files import head
+from .files import head, open_bytes
 
 # Name -> module; the first format whose sniff() accepts a file is detected.
 # The default format is listed last: it is what a file nobody claims is read as.
@@ -72,6 +73,21 @@ def detect_format(path: str) -> str:
 @lru_cache(maxsize=64)
 def _detected(path: str, *version) -> str:
     return sniff_format(_head(path))
+
+
+def count_documents(path: str) -> int:
+    """How many documents a file holds, by a quick scan for the lines its
+    format opens a document with (for a progress bar only; at least 1)."""
+    mark = reader(detect_format(path)).DOCUMENT_START
+    count = 0
+    try:
+        with open_bytes(path, "file") as handle:
+            for line in handle:
+                if line.startswith(mark):
+                    count += 1
+    except (OSError, ScorerError):
+        return 0
+    return max(count, 1)
 
 
 def sniff_format(head: str) -> str:

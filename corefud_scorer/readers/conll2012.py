@@ -32,6 +32,8 @@ from ..model import Document, DocumentText, Entity, Mention, Sentence, SourceDoc
 from .files import read_text
 
 FORMAT = "conll"
+# How a document starts (counted for a progress bar).
+DOCUMENT_START = b"#begin document"
 NO_HEADS = "needs mention heads, and the CoNLL-2012 format has none (no column gives syntactic heads); use -a exact"
 PROFILE = FormatProfile(
     name=FORMAT, title="CoNLL-2012",

@@ -32,6 +32,8 @@ from .file_entities import SHARED_WITH_EARLIER, FileEntities, in_file_order, lin
 from .files import open_bytes
 
 FORMAT = "corefud"
+# How a document starts (counted for a progress bar).
+DOCUMENT_START = b"# newdoc"
 PROFILE = FormatProfile(
     name=FORMAT, title="CorefUD",
     # Scorer 1.2's defaults.
@@ -717,17 +719,3 @@ def _bridging(udapi_entities, built: dict, file_id=str) -> list[Bridging]:
 def read_file(path: str) -> list[Document]:
     """Read every document of a file (convenience for the API and tests)."""
     return [doc.load() for doc in read_documents(path)]
-
-
-def count_documents(path: str) -> int:
-    """How many documents a file holds, by a quick scan for ``# newdoc``
-    (for progress display only; a file without them is one document)."""
-    count = 0
-    try:
-        with open_bytes(path, "CoNLL-U") as handle:
-            for line in handle:
-                if line.startswith(b"# newdoc"):
-                    count += 1
-    except (OSError, ScorerError):
-        return 0
-    return max(count, 1)

@@ -35,6 +35,8 @@ from .conll2012 import ConllDocument, conll_order
 from .files import read_text
 
 FORMAT = "jsonlines"
+# How a document starts (counted for a progress bar): one object a line.
+DOCUMENT_START = b"{"
 NO_HEADS = "needs mention heads, and jsonlines files have none (clusters are spans only); use -a exact"
 PROFILE = replace(
     CONLL_PROFILE, name=FORMAT, title="jsonlines",

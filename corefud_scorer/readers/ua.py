@@ -31,6 +31,8 @@ from ..model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, EmptyNode, 
 from .files import read_text
 
 FORMAT = "ua"
+# How a document starts (counted for a progress bar).
+DOCUMENT_START = b"# newdoc"
 PROFILE = FormatProfile(
     name=FORMAT, title="Universal Anaphora",
     # The UA scorer's defaults: exact matching, zeros left out, the CoNLL metrics.

@@ -25,7 +25,6 @@ SPLIT_ANTECEDENTS = "split-antecedent links"
 BRIDGING = "bridging links"
 NON_REFERRING = "non-referring markables"
 DISCOURSE_DEIXIS = "discourse-deixis entities"
-MINIMUM_SPANS = "minimum spans of several words (their first word kept as the head)"
 
 
 @dataclass
