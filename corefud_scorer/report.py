@@ -29,6 +29,8 @@ from .measures import SYNC_OPTIONS
 from .profile import UA_SCORER_TEXT
 from .readers import profiles
 from .registry import CONLL_PARTS, CONLL_SCORE, FURTHER, MEASURES
+from .settings import option_settings
+from .summary import conll_score
 
 if TYPE_CHECKING:
     from .benchmark import Benchmark
@@ -301,7 +303,6 @@ def size_json(documents: list[DocumentResult]) -> dict:
 
 
 def document_json(document: DocumentResult) -> dict:
-    from .summary import conll_score
 
     metrics = document.metrics
     return {"document": document.doc_id, "metrics": metrics_json(metrics, conll_score(metrics)),
@@ -335,8 +336,7 @@ def document_rows(result: Result) -> list[dict]:
     for document in result.documents:
         row = {"document": document.doc_id}
         row.update({k: v for k, v in size_json([document]).items() if k != "documents"})
-        from .summary import conll_score
-
+    
         metrics = document.metrics
         row.update(score_columns(metrics, conll_score(metrics)))
         rows.append(row)
@@ -466,8 +466,6 @@ def benchmark_json(bench, per_doc: bool = False, shared_task: str | None = None)
     (and per document) with the same nested metrics as a single pair, the
     macro-average (means of recall, precision and F1 over datasets) and the
     micro-average (from the summed statistics)."""
-    from .settings import option_settings
-    from .summary import conll_score
 
     settings = option_settings(bench.options)
     settings["format"] = bench.results[0].settings.get("format") if bench.results else None

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import measures
 from .errors import ScorerError
-from .profile import FormatProfile
+from .presets import PRESETS
+from .profile import OPTIONAL_FEATURES, FormatProfile
 from .readers import DEFAULT_FORMAT, profile
 from .match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from .metrics import BlancCounts, BridgingCounts, Counts  # noqa: F401  (re-exported)
@@ -139,7 +140,6 @@ class Options:
     def check_format(self) -> None:
         """Refuse what the format cannot honour (a :class:`ScorerError`, one
         line naming the option): the one rule for every caller."""
-        from .profile import OPTIONAL_FEATURES
 
         profile = format_profile(self.format)
         if self.match not in profile.matching_modes:
@@ -154,8 +154,6 @@ class Options:
     @classmethod
     def preset(cls, name: str, **overrides) -> "Options":
         """The settings of a CRAC shared task's official ranking (``crac24``…)."""
-        from .presets import PRESETS
-
         if name not in PRESETS:
             raise ValueError(f"unknown preset {name!r} (known: {', '.join(sorted(PRESETS))})")
         p = PRESETS[name]
@@ -171,8 +169,6 @@ class Options:
 
     def for_format(self, fmt: str) -> "Options":
         """These options with the format the files turned out to be in."""
-        from dataclasses import replace
-
         if self.format == fmt:
             return self
         return replace(self, format=fmt, **dict.fromkeys(self._defaulted))
