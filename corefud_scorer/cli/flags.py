@@ -8,6 +8,7 @@ import argparse
 
 from .. import __version__
 from ..errors import ScorerError
+from ..match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from ..parallel import available_cores
 from ..presets import PRESETS
 from ..readers import formats, profiles
@@ -48,12 +49,11 @@ def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
                         "contingency (Popescu-Belis et al. 2004); all: the four side by side")
     parser.add_argument("-s", "--keep-singletons", action="store_const", const=True,
                         help="score singleton entities too (dropped by default)")
-    parser.add_argument("-a", "--match", choices=["exact", "partial", "partial-corefud", "head",
-                                                   "partial-craft"],
+    parser.add_argument("-a", "--match", choices=[*MATCHING_MODES, *MATCHING_SYNONYMS],
                         help="mention matching (default: " + _by_format(lambda p: p.defaults["match"])
                         + "); partial-corefud is partial; partial-craft is CRAFT 2019's")
     parser.add_argument("-x", "--exact-match", action="store_true", help="the same as -a exact")
-    parser.add_argument("-z", "--zero-match-method", choices=["linear", "dependent"],
+    parser.add_argument("-z", "--zero-match-method", choices=ZERO_METHODS,
                         help="match zeros by position or by enhanced dependencies "
                         "(default: " + _by_format(lambda p: p.defaults["zero_match"]) + ")")
     parser.add_argument("--keep-zeros", action="store_true",
