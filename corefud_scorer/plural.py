@@ -26,6 +26,7 @@ import numpy as np
 from . import assignment, metrics
 from .metrics import BlancCounts, Counts, f1, ratio
 from .partition import Cells, Contingency, Partition
+from .registry import MEASURES
 
 
 def _is_plural(ident) -> bool:
@@ -102,17 +103,16 @@ def _membership_cells(key, response, mapped, split) -> Cells:
 # How each metric reads split antecedents, as the UA library does: whether
 # one left unaligned stands for itself, and whether an entity of one
 # mention is read as that mention itself (never through the alignment).
+# BLANC's two parts are aligned and weighted each by its own F1.
 _AS_ITSELF = {"lea", "blanc-coreference", "blanc-non-coreference"}
 _SINGLETONS_AS_THEMSELVES = {"lea"}
-_METRICS = {
-    "muc": metrics.muc,
-    "bcub": metrics.b_cubed,
-    "ceafe": metrics.ceafe,
-    "ceafm": metrics.ceafm,
-    "lea": metrics.lea,
-    "blanc-coreference": metrics.blanc_coreference,
-    "blanc-non-coreference": metrics.blanc_non_coreference,
-}
+_BLANC_PARTS = {"blanc-coreference": metrics.blanc_coreference,
+                "blanc-non-coreference": metrics.blanc_non_coreference}
+
+
+def _metric(name):
+    """A metric's function: the registry's, or one of BLANC's parts."""
+    return _BLANC_PARTS[name] if name in _BLANC_PARTS else MEASURES[name].compute
 
 
 def weighted_contingency(metric, key, response, mapped, key_split, response_split) -> Contingency:
@@ -140,12 +140,10 @@ def _score(metric, key, response, mapped, key_split, response_split, singletons=
     per split antecedent: recall-side, precision-side, F1 (CEAF, BLANC).
     With ``singletons`` (two split antecedents' sets of entities compared),
     MUC counts an entity of one mention as one link."""
-    if metric not in _METRICS:
-        raise ValueError(metric)
     c = weighted_contingency(metric, key, response, mapped, key_split, response_split)
     if metric == "muc":
         return metrics.muc(c, singleton_links=singletons)
-    return _METRICS[metric](c)
+    return _metric(metric)(c)
 
 
 NO_SPLIT = ({}, {})
