@@ -16,10 +16,9 @@ from .registry import CONLL_PARTS, CONLL_SCORE, FURTHER, OF_LAYERS
 from .scores import MetricScore  # noqa: F401  (re-exported)
 from .summary import summarize
 
-# What ``-m all`` means for CorefUD files, in 1.2's order, and for UA files,
-# in the UA scorer's (each format's profile says what it means for its files).
+# What ``-m all`` means for CorefUD files, in 1.2's order (each format's
+# profile says what it means for its files: all_metrics).
 ALL_METRICS = profile(DEFAULT_FORMAT).all_metrics
-UA_ALL_METRICS = profile("ua").all_metrics
 # What ``-m every`` means: 1.2's set, mention identification, and the further
 # measures of :mod:`.measures` (and what a format's ``all`` adds: every_metric).
 EVERY_METRICS = ALL_METRICS + ("mention",) + FURTHER

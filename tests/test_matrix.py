@@ -35,7 +35,7 @@ from pathlib import Path
 import pytest
 
 from corefud_scorer.registry import MEASURES
-from corefud_scorer.results import ALL_METRICS, CONLL_PARTS, EVERY_METRICS, UA_ALL_METRICS
+from corefud_scorer.results import CONLL_PARTS, EVERY_METRICS, Options, all_metrics, every_metric
 
 from conftest import LONG, MATRIX_REFUSALS, MATRIX_TOTALS, ROOT, run_cli
 import matrix_files
@@ -371,11 +371,11 @@ def expected_metrics(fmt: str, flags: list[str]) -> set[str]:
         names = set()
         while i < len(flags) and not flags[i].startswith("-"):
             name = flags[i]
-            names |= set(EVERY_METRICS if name == "every" else
-                         (UA_ALL_METRICS if fmt == "ua" else ALL_METRICS) if name == "all" else (name,))
+            names |= set(every_metric(fmt) if name == "every" else
+                         all_metrics(fmt) if name == "all" else (name,))
             i += 1
     else:
-        names = set(CONLL_PARTS if fmt == "ua" else ALL_METRICS)
+        names = set(Options(format=fmt).metric_list)  # the format's default
     if set(CONLL_PARTS) <= names:
         names.add("conll")
     return names

@@ -37,11 +37,37 @@ def compared_constants(tree):
                         yield node.lineno, item.value
 
 
+def passed_constants(tree):
+    """(line, constant) for each string passed to a call or used as a key."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            for item in (*node.args, *(k.value for k in node.keywords)):
+                if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                    yield node.lineno, item.value
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
+                and isinstance(node.slice.value, str):
+            yield node.lineno, node.slice.value
+
+
 def test_only_the_readers_compare_a_format_name():
     names = set(formats())
     found = [f"{path.name}:{line} compares {value!r}" for module, path, tree in modules()
              if not module.startswith("readers") for line, value in compared_constants(tree) if value in names]
     assert not found, "read the format's profile instead: " + "; ".join(found)
+
+
+def test_only_the_readers_name_a_format():
+    # profile("ua") or FORMATS["conll"] outside the readers is a rule about a
+    # format written somewhere else than its profile.
+    names = set(formats())
+    found = [f"{path.name}:{line} passes {value!r}" for module, path, tree in modules()
+             if not module.startswith("readers") for line, value in passed_constants(tree) if value in names]
+    assert not found, "read the format's profile instead: " + "; ".join(found)
+
+
+def test_the_format_name_check_finds_a_call_and_a_key():
+    tree = ast.parse("p = profile('ua')\nq = table['conll']\nr = f(x, name='jsonlines')\n")
+    assert list(passed_constants(tree)) == [(1, "ua"), (2, "conll"), (3, "jsonlines")]
 
 
 def test_only_metrics_and_renderers_branch_on_blanc():
