@@ -216,6 +216,10 @@ def muc(c: Chains) -> Counts:
     # A chain of n positions needs n - 1 links.
     key_links = c.key_mentions - len(c.key) + c.key.count([])
     response_links = c.response_mentions - len(c.response) + c.response.count([])
+    if not c.repeated:
+        # The same count from the overlap: positions found, less the cells.
+        correct = sum(c.overlap.values()) - len(c.overlap)
+        return Counts(float(correct), float(key_links), float(correct), float(response_links))
     key_of = c.key_of
     correct = 0
     for chain in c.response:
