@@ -197,19 +197,22 @@ def _by_sentences(key, response) -> list[tuple[list, list]]:
 def mention_overlap(p: Partition, memo: dict | None = None) -> Counts:
     """MOR: words shared by a maximum-overlap one-to-one pairing of all key and
     response mentions, made independently of the matching mode. Mentions
-    share words only within a sentence, so the pairing is made sentence by
-    sentence (whole numbers of words: the sum is exact). ``memo`` (the words
-    of a sentence's key and response mentions -> words shared there), kept
-    by a caller scoring many responses against one key, spares pairing a
-    sentence seen before."""
+    share words only within a sentence, so with a ``memo`` (the words of a
+    sentence's key and response mentions -> words shared there), kept by a
+    caller scoring many responses against one key, the pairing is made
+    sentence by sentence and a sentence seen before is not paired again
+    (whole numbers of words: the sums are exact)."""
     key = [m for entity in p.key.entities for m in entity if m.words]
     response = [m for entity in p.response.entities for m in entity if m.words]
+    key_words = float(sum(len(m.words) for m in key))
+    response_words = float(sum(len(m.words) for m in response))
+    if memo is None:
+        # One pairing of the whole document: the same total, in one solve.
+        shared = _shared_words(key, response)
+        return Counts(shared, key_words, shared, response_words)
     shared = 0.0
     for keys, responses in _by_sentences(key, response):
         if not keys or not responses:
-            continue
-        if memo is None:
-            shared += _shared_words(keys, responses)
             continue
         # Sorted, a response's sentence is found again whatever the order of
         # its entities; the key's comes in one order for one key.
@@ -218,8 +221,6 @@ def mention_overlap(p: Partition, memo: dict | None = None) -> Counts:
         if value is None:
             value = memo[signature] = _shared_words(keys, responses)
         shared += value
-    key_words = float(sum(len(m.words) for m in key))
-    response_words = float(sum(len(m.words) for m in response))
     return Counts(shared, key_words, shared, response_words)
 
 
