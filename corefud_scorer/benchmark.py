@@ -2,7 +2,8 @@
 macro- and micro-averages, and plain rows for tables.
 
 A dataset is named by its CorefUD file name, the part before ``-corefud-``
-(``cs_pdt-corefud-dev.conllu`` -> ``cs_pdt``).
+(``cs_pdt-corefud-dev.conllu`` -> ``cs_pdt``), or else by its file name
+without the format's ending (``ontonotes.conll`` -> ``ontonotes``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from .api import MetricScore, Options, Result, score_many, score_systems_settings
 from .summary import summarize
 from .errors import ScorerError
+from .readers import file_suffixes
 from .registry import MEASURES
 
 
@@ -26,23 +28,27 @@ class Dataset:
     response: str
 
 
-# A dataset's file, plain or gzip-compressed (the readers open either).
-SUFFIXES = (".conllu", ".conllu.gz")
-
-
 def _plain(name: str) -> str:
     """A file name without ``.gz``: what files are paired by."""
     return name[: -len(".gz")] if name.endswith(".gz") else name
+
+
+def _format_suffix(name: str) -> str | None:
+    """The file-name ending of a format a (plain) name has, if any."""
+    return next((suffix for suffix in file_suffixes() if name.endswith(suffix)), None)
 
 
 def dataset_name(filename: str) -> str:
     base = _plain(os.path.basename(filename))
     if "-corefud-" in base:
         return base.split("-corefud-")[0]
-    return base[: -len(".conllu")] if base.endswith(".conllu") else base
+    suffix = _format_suffix(base)
+    return base[: -len(suffix)] if suffix else base
 
 
-def _conllu_files(folder: str) -> dict[str, str]:
+def _dataset_files(folder: str) -> dict[str, str]:
+    """A folder's files of any format the readers name (plain or gzip):
+    plain name -> path."""
     path = Path(folder)
     if not path.exists():
         raise ScorerError("no such folder", (folder, None))
@@ -51,7 +57,7 @@ def _conllu_files(folder: str) -> dict[str, str]:
     files = {}
     by_dataset: dict[str, str] = {}
     for entry in sorted(path.iterdir()):
-        if entry.is_file() and entry.name.endswith(SUFFIXES):
+        if entry.is_file() and _format_suffix(_plain(entry.name)):
             name = dataset_name(entry.name)
             if name in by_dataset:
                 raise ScorerError(
@@ -63,24 +69,26 @@ def _conllu_files(folder: str) -> dict[str, str]:
 
 
 def folder_pairs(key_dir: str, response_dir: str) -> tuple[list[Dataset], list[str], list[str]]:
-    """The ``*.conllu`` (and ``*.conllu.gz``) files of two folders paired by
-    file name, and the key files and response files left without a partner."""
-    keys = _conllu_files(key_dir)
-    responses = _conllu_files(response_dir)
+    """The files of two folders (``*.conllu``, ``*.conll``, ``*.jsonl``...,
+    each plain or gzip) paired by file name, and the key files and response
+    files left without a partner."""
+    keys = _dataset_files(key_dir)
+    responses = _dataset_files(response_dir)
     return ([Dataset(dataset_name(n), keys[n], responses[n]) for n in sorted(keys.keys() & responses.keys())],
             [keys[n] for n in sorted(keys.keys() - responses.keys())],
             [responses[n] for n in sorted(responses.keys() - keys.keys())])
 
 
 def pair_folders(key_dir: str, response_dir: str) -> list[Dataset]:
-    """Pair the ``*.conllu`` files of two folders by file name."""
+    """Pair the files of two folders by file name."""
     datasets, keys_alone, responses_alone = folder_pairs(key_dir, response_dir)
     unpaired = ([f"key {k} has no response" for k in keys_alone]
                 + [f"response {r} has no key" for r in responses_alone])
     if unpaired:
         raise ScorerError(f"{len(unpaired)} file(s) without a partner: " + "; ".join(unpaired))
     if not datasets:
-        raise ScorerError("no *.conllu or *.conllu.gz file", (key_dir, None))
+        raise ScorerError("no file of a format the scorer reads (" + ", ".join(f"*{s}" for s in file_suffixes())
+                          + ", plain or .gz)", (key_dir, None))
     return datasets
 
 

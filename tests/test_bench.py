@@ -230,3 +230,46 @@ def test_progress_bar_only_on_a_terminal_and_not_when_quiet():
         assert main(["bench", str(KEYS), str(SYSTEMS), "-j", "1", *flags], stdout=out, stderr=stream) == 0
         assert ("/7 [" in stream.getvalue() and "doc/s" in stream.getvalue()) == shown
         assert out.getvalue().splitlines()[-1].startswith("micro-average")
+
+
+@pytest.mark.parametrize("suffix", [".conll", ".jsonl", ".conll.gz"])
+def test_folders_of_every_format_are_paired_and_score_as_each_pair(tmp_path, suffix):
+    # The toy datasets written in another format: paired by name as the
+    # CoNLL-U files are, each dataset scoring as its own pair does.
+    import gzip
+
+    from corefud_scorer.convert import convert
+
+    folders = {}
+    for side, source in (("key", KEYS), ("sys", SYSTEMS)):
+        folder = tmp_path / side
+        folder.mkdir()
+        for path in sorted(source.iterdir()):
+            name = path.name.replace("-corefud-dev.conllu", "")
+            plain = folder / (name + suffix.replace(".gz", ""))
+            convert(str(path), str(plain))
+            if suffix.endswith(".gz"):
+                (folder / (name + suffix)).write_bytes(gzip.compress(plain.read_bytes()))
+                plain.unlink()
+        folders[side] = folder
+    datasets = pair_folders(str(folders["key"]), str(folders["sys"]))
+    assert [d.name for d in datasets] == NAMES
+    options = Options(metrics=("muc", "bcub", "ceafe"), keep_singletons=True)
+    bench = benchmark(datasets, options)
+    for dataset, result in zip(datasets, bench.results):
+        alone = score(dataset.key, dataset.response, options)
+        assert result.conll == alone.conll and result.conll is not None, dataset.name
+    run = run_cli("bench", folders["key"], folders["sys"], "-s", "-m", "muc", "bcub", "ceafe", "--output", "json",
+                  "-q", "-j", "1")
+    assert run.code == 0, run.err
+    assert [d["dataset"] for d in run.json["datasets"]] == NAMES
+    assert run.json["macro"]["metrics"]["conll"]["f1"] == pytest.approx(bench.macro_conll, abs=0)
+
+
+def test_a_folder_without_a_file_the_scorer_reads_names_the_endings(tmp_path):
+    (tmp_path / "key").mkdir()
+    (tmp_path / "sys").mkdir()
+    (tmp_path / "key" / "notes.txt").write_text("x")
+    run = run_cli("bench", tmp_path / "key", tmp_path / "sys")
+    assert run.code == 2 and run.out == ""
+    assert "no file of a format the scorer reads" in run.err and "*.conll," in run.err and "*.jsonl" in run.err

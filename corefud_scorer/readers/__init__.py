@@ -4,7 +4,7 @@ A reader module has ``FORMAT`` (its name for ``--format``), ``PROFILE`` (what
 the format means for scoring: :class:`~corefud_scorer.profile.FormatProfile`),
 ``sniff(head)``
 (does the start of a file look like this format?), ``DOCUMENT_START`` (the
-bytes a line opening a document starts with) and
+bytes a line opening a document starts with), ``SUFFIXES`` (its file names) and
 ``read_documents(path, side)``, which validates the file with exact line
 numbers and yields :class:`~corefud_scorer.model.SourceDocument` objects
 one by one. Everything after reading is shared by all formats.
@@ -73,6 +73,11 @@ def detect_format(path: str) -> str:
 @lru_cache(maxsize=64)
 def _detected(path: str, *version) -> str:
     return sniff_format(_head(path))
+
+
+def file_suffixes() -> tuple[str, ...]:
+    """Every format's file names, longest first (``.ua.conllu`` before ``.conllu``)."""
+    return tuple(sorted({s for fmt in _MODULES for s in reader(fmt).SUFFIXES}, key=len, reverse=True))
 
 
 def count_documents(path: str) -> int:

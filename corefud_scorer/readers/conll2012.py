@@ -34,6 +34,8 @@ from .files import read_text
 FORMAT = "conll"
 # How a document starts (counted for a progress bar).
 DOCUMENT_START = b"#begin document"
+# The file names of the format (bench pairs folders of them, convert writes them).
+SUFFIXES = (".conll", ".gold_conll", ".auto_conll", ".conll12", ".v4_gold_conll")
 NO_HEADS = "needs mention heads, and the CoNLL-2012 format has none (no column gives syntactic heads); use -a exact"
 PROFILE = FormatProfile(
     name=FORMAT, title="CoNLL-2012",

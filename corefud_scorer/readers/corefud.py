@@ -34,6 +34,8 @@ from .files import open_bytes
 FORMAT = "corefud"
 # How a document starts (counted for a progress bar).
 DOCUMENT_START = b"# newdoc"
+# The file names of the format (bench pairs folders of them, convert writes them).
+SUFFIXES = (".conllu",)
 PROFILE = FormatProfile(
     name=FORMAT, title="CorefUD",
     # Scorer 1.2's defaults.

@@ -37,6 +37,8 @@ from .files import read_text
 FORMAT = "jsonlines"
 # How a document starts (counted for a progress bar): one object a line.
 DOCUMENT_START = b"{"
+# The file names of the format (bench pairs folders of them, convert writes them).
+SUFFIXES = (".jsonl", ".jsonlines")
 NO_HEADS = "needs mention heads, and jsonlines files have none (clusters are spans only); use -a exact"
 PROFILE = replace(
     CONLL_PROFILE, name=FORMAT, title="jsonlines",

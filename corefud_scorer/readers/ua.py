@@ -33,6 +33,8 @@ from .files import read_text
 FORMAT = "ua"
 # How a document starts (counted for a progress bar).
 DOCUMENT_START = b"# newdoc"
+# The file names of the format (bench pairs folders of them, convert writes them).
+SUFFIXES = (".conllua", ".ua.conllu", ".ua")
 PROFILE = FormatProfile(
     name=FORMAT, title="Universal Anaphora",
     # The UA scorer's defaults: exact matching, zeros left out, the CoNLL metrics.

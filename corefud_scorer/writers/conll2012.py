@@ -9,9 +9,9 @@ from __future__ import annotations
 from ..readers.conll2012 import conll_identity, coreference_column
 from ..readers.jsonlines import jsonlines_identity
 from . import TextDocument, token_spans
+from ..readers.conll2012 import SUFFIXES  # noqa: F401  (the writer is chosen by the reader's file names)
 
 FORMAT = "conll"
-SUFFIXES = (".conll", ".gold_conll", ".auto_conll", ".conll12", ".v4_gold_conll")
 
 
 def name_and_part(name: str | None, index: int) -> tuple[str, int]:

@@ -8,9 +8,9 @@ scores, which read mentions, heads and a zero's dependencies, are kept."""
 from __future__ import annotations
 
 from . import BRIDGING, DISCOURSE_DEIXIS, NON_REFERRING, TextDocument, deps_text, plain_name, slots
+from ..readers.corefud import SUFFIXES  # noqa: F401  (the writer is chosen by the reader's file names)
 
 FORMAT = "corefud"
-SUFFIXES = (".conllu",)
 
 
 def _udapi_document(docs, lost):

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 from . import TextDocument, plain_name, token_spans
+from ..readers.jsonlines import SUFFIXES  # noqa: F401  (the writer is chosen by the reader's file names)
 
 FORMAT = "jsonlines"
-SUFFIXES = (".jsonl", ".jsonlines")
 
 
 def write(documents, handle, lost) -> None:

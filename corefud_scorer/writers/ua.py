@@ -10,9 +10,9 @@ sentence is written as a flat tree (its first word the root)."""
 from __future__ import annotations
 
 from . import DISCOURSE_DEIXIS, TextDocument, deps_text, plain_name, slots
+from ..readers.ua import SUFFIXES  # noqa: F401  (the writer is chosen by the reader's file names)
 
 FORMAT = "ua"
-SUFFIXES = (".conllua", ".ua.conllu", ".ua")
 COLUMNS = "ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC IDENTITY BRIDGING"
 
 
