@@ -104,7 +104,12 @@ def generate_document(rng: random.Random, tokens: int, doc: int):
                 if length >= 3 and rng.random() < 0.3:
                     count += 1
                     inner = start + i + 1
-                    e = rng.choice(entities[-12:])
+                    if entities:
+                        e = rng.choice(entities[-12:])
+                    else:
+                        # Inside the document's first, non-referring markable: an entity of its own.
+                        e = f"d{doc}e{count}"
+                        entities.append(e)
                     markables.append(Markable(f"m{count}", e, [(inner, inner)], inner))
                 i += length + 1
             else:

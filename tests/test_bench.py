@@ -273,3 +273,20 @@ def test_a_folder_without_a_file_the_scorer_reads_names_the_endings(tmp_path):
     run = run_cli("bench", tmp_path / "key", tmp_path / "sys")
     assert run.code == 2 and run.out == ""
     assert "no file of a format the scorer reads" in run.err and "*.conll," in run.err and "*.jsonl" in run.err
+
+
+@pytest.mark.parametrize("seed", [7, 32])
+def test_the_ua_benchmark_generator_writes_a_pair_that_scores(tmp_path, seed):
+    # Seed 32 opens a document with a non-referring markable holding a nested
+    # one, which once had no entity to join.
+    import sys
+
+    sys.path.insert(0, str(FIXTURES.parent / "bench"))
+    try:
+        import ua
+    finally:
+        sys.path.remove(str(FIXTURES.parent / "bench"))
+    key, response = tmp_path / "key.conllu", tmp_path / "response.conllu"
+    ua.write_pair(str(key), str(response), 2000, 4, seed)
+    assert score(str(key), str(key), Options(keep_singletons=True, keep_split_antecedents=True)).conll == 1.0
+    assert 0 < score(str(key), str(response), Options(keep_singletons=True)).conll < 1
