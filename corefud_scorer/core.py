@@ -59,15 +59,13 @@ def document_counts(p: Partition, metrics: Iterable[str], sync: str | None = Non
     else:
         special = set()
     out = contingency_counts(p.contingency, [n for n in names if n not in special and of_contingency(n)], sync)
+    weighted = [n for n in names if n in special and MEASURES[n].split_antecedents == WEIGHTED]
+    if weighted:
+        out.update(plural.weighted_counts(p, weighted, only_split_antecedent))
     for name in names:
         if name in out:
             continue
-        entry = MEASURES[name]
-        if name in special:
-            out[name] = (plural.weighted_counts(p, name, only_split_antecedent)
-                         if entry.split_antecedents == WEIGHTED else None)
-        else:
-            out[name] = entry.compute(p)
+        out[name] = None if name in special else MEASURES[name].compute(p)
     return {name: out[name] for name in names}
 
 

@@ -62,23 +62,36 @@ def _cells(totals: dict, squares: dict) -> Cells:
                  np.array([squares[cell] for cell in order]))
 
 
+def _resolved(entities, other, mapped) -> tuple[list, dict]:
+    """One side's mentions read once for every metric: (entity index,
+    identity after the alignment, whether its entity is one mention), and
+    the other side's entity of each identity."""
+    mentions = [(index, mapped(m), len(entity) == 1) for index, entity in enumerate(entities) for m in entity]
+    return mentions, _entity_of(other)
+
+
 def _side_cells(entities, other, mapped, split, unaligned_as_itself, singletons_as_themselves,
-                transpose=False) -> Cells:
+                transpose=False, resolved=None) -> Cells:
     """The weighted cells read from one side: each mention's weight in the
-    cell of its entity and its partner's entity on the other side."""
-    entity_of = _entity_of(other)
+    cell of its entity and its partner's entity on the other side
+    (``resolved``: :func:`_resolved` of the same side, if already read)."""
+    mentions, entity_of = resolved or _resolved(entities, other, mapped)
     totals, squares = defaultdict(float), defaultdict(float)
-    for index, entity in enumerate(entities):
-        for m in entity:
-            if singletons_as_themselves and len(entity) == 1:
-                partner, weight = mapped(m), 1.0
+    for index, m, single in mentions:
+        if _is_plural(m) and not (singletons_as_themselves and single):
+            if m in split:
+                m, weight = split[m]
+            elif unaligned_as_itself:
+                weight = 1.0
             else:
-                partner, weight = _read(m, mapped, split, unaligned_as_itself)
-            j = entity_of.get(partner) if partner is not None else None
-            if j is not None:
-                cell = (j, index) if transpose else (index, j)
-                totals[cell] += weight
-                squares[cell] += weight * weight
+                continue
+        else:
+            weight = 1.0
+        j = entity_of.get(m)
+        if j is not None:
+            cell = (j, index) if transpose else (index, j)
+            totals[cell] += weight
+            squares[cell] += weight * weight
     return _cells(totals, squares)
 
 
@@ -115,32 +128,42 @@ def _metric(name):
     return _BLANC_PARTS[name] if name in _BLANC_PARTS else MEASURES[name].compute
 
 
-def weighted_contingency(metric, key, response, mapped, key_split, response_split) -> Contingency:
+def _contingency_kind(metric) -> tuple:
+    """What a metric's weighted contingency depends on beside the weights:
+    its cells (both sides, the key's alone for BLANC, membership for CEAF)
+    and its reading of split antecedents."""
+    if metric in ("ceafe", "ceafm"):
+        return ("membership", False, False)
+    cells = "key side" if metric.startswith("blanc") else "both sides"
+    return (cells, metric in _AS_ITSELF, metric in _SINGLETONS_AS_THEMSELVES)
+
+
+def weighted_contingency(metric, key, response, mapped, key_split, response_split,
+                         resolved=None) -> Contingency:
     """The contingency of two sets of entities in which each split
     antecedent weighs its alignment's recall (cells read from the key),
-    precision (from the response) or F1 (CEAF's and BLANC's cells)."""
+    precision (from the response) or F1 (CEAF's and BLANC's cells);
+    ``resolved``: both sides' :func:`_resolved`, if already read."""
+    key_side, response_side = resolved or (None, None)
     key_sizes = np.array([len(e) for e in key], dtype=np.int64)
     response_sizes = np.array([len(e) for e in response], dtype=np.int64)
-    if metric in ("ceafe", "ceafm"):
+    cells_kind, as_itself, singletons = _contingency_kind(metric)
+    if cells_kind == "membership":
         cells = _membership_cells(key, response, mapped, key_split[1])
         return Contingency(key_sizes, response_sizes, cells, cells, cells)
-    as_itself = metric in _AS_ITSELF
-    singletons = metric in _SINGLETONS_AS_THEMSELVES
-    if metric.startswith("blanc"):
-        cells = _side_cells(key, response, mapped, key_split[1], as_itself, singletons)
+    if cells_kind == "key side":
+        cells = _side_cells(key, response, mapped, key_split[1], as_itself, singletons, resolved=key_side)
         return Contingency(key_sizes, response_sizes, cells, cells, cells)
-    recall = _side_cells(key, response, mapped, key_split[0], as_itself, singletons)
+    recall = _side_cells(key, response, mapped, key_split[0], as_itself, singletons, resolved=key_side)
     precision = _side_cells(response, key, mapped, response_split, as_itself, singletons,
-                            transpose=True)
+                            transpose=True, resolved=response_side)
     return Contingency(key_sizes, response_sizes, recall, precision, recall)
 
 
-def _score(metric, key, response, mapped, key_split, response_split, singletons=False):
-    """One metric on two sets of entities; the splits give (partner, weight)
-    per split antecedent: recall-side, precision-side, F1 (CEAF, BLANC).
-    With ``singletons`` (two split antecedents' sets of entities compared),
-    MUC counts an entity of one mention as one link."""
-    c = weighted_contingency(metric, key, response, mapped, key_split, response_split)
+def _score(metric, c: Contingency, singletons=False):
+    """One metric on a weighted contingency. With ``singletons`` (two split
+    antecedents' sets of entities compared), MUC counts an entity of one
+    mention as one link."""
     if metric == "muc":
         return metrics.muc(c, singleton_links=singletons)
     return _metric(metric)(c)
@@ -150,13 +173,41 @@ NO_SPLIT = ({}, {})
 EMPTY_PLURAL = frozenset()
 
 
-def align_split_antecedents(metric, key, response, mapped):
+class _Document:
+    """One document's entities as mention identities, read once for every
+    metric: its split antecedents, and the contingencies of each key and
+    response split antecedent's sets of entities (the same for the metrics
+    that read the same cells)."""
+
+    def __init__(self, p: Partition):
+        identity = p.identity
+        self.key = [[identity(m) for m in entity] for entity in p.key.entities]
+        self.response = [[identity(m) for m in entity] for entity in p.response.entities]
+        aligned = p.alignment.merged
+        self.mapped = lambda ident: aligned.get(ident, ident)
+        self.key_plurals = [m for entity in self.key for m in entity if _is_plural(m)]
+        self.response_plurals = [m for entity in self.response for m in entity if _is_plural(m)]
+        self._pairs: dict = {}
+        self.resolved = (_resolved(self.key, self.response, self.mapped),
+                         _resolved(self.response, self.key, self.mapped))
+
+    def pair_contingency(self, metric, key_plural, response_plural) -> Contingency:
+        cached = (_contingency_kind(metric), key_plural, response_plural)
+        c = self._pairs.get(cached)
+        if c is None:
+            c = self._pairs[cached] = weighted_contingency(
+                metric, [list(e) for e in key_plural], [list(e) for e in response_plural], self.mapped,
+                NO_SPLIT, {})
+        return c
+
+
+def align_split_antecedents(metric, doc: _Document):
     """Pair key and response split antecedents by the metric's F1 between
     their sets of entities. Returns ({key: (response, recall)}, {key:
     (response, F1)}), {response: (key, precision)}, and the summed counts of
     the chosen pairs (the split-antecedent-only score)."""
-    key_plurals = [m for entity in key for m in entity if _is_plural(m)]
-    response_plurals = [m for entity in response for m in entity if _is_plural(m)]
+    mapped = doc.mapped
+    key_plurals, response_plurals = doc.key_plurals, doc.response_plurals
     if not key_plurals and not response_plurals:
         return NO_SPLIT, {}, Counts()
     # A side without any is given one empty split antecedent to compare with.
@@ -175,8 +226,7 @@ def align_split_antecedents(metric, key, response, mapped):
         {(0, j) for j in range(len(response_plurals))}
     counts, fs = {}, {}
     for i, j in needed:
-        c = _score(metric, [list(e) for e in key_plurals[i]], [list(e) for e in response_plurals[j]],
-                   mapped, NO_SPLIT, {}, singletons=True)
+        c = _score(metric, doc.pair_contingency(metric, key_plurals[i], response_plurals[j]), singletons=True)
         counts[i, j] = c
         value = f1(ratio(c.precision_num, c.precision_den), ratio(c.recall_num, c.recall_den))
         if value and (i, j) in candidates:
@@ -204,21 +254,20 @@ def align_split_antecedents(metric, key, response, mapped):
     return (by_recall, by_f1), by_precision, chosen
 
 
-def weighted_counts(p: Partition, metric: str, only_split_antecedent: bool = False):
-    """One entity metric on a document with split antecedents (BLANC as
-    :class:`~corefud_scorer.metrics.BlancCounts`)."""
+def _weighted(doc: _Document, metric: str, only_split_antecedent: bool):
     if metric == "blanc":
-        return BlancCounts(weighted_counts(p, "blanc-coreference", only_split_antecedent),
-                           weighted_counts(p, "blanc-non-coreference", only_split_antecedent))
-    identity = p.identity
-    key = [[identity(m) for m in entity] for entity in p.key.entities]
-    response = [[identity(m) for m in entity] for entity in p.response.entities]
-    aligned = p.alignment.merged
-
-    def mapped(ident):
-        return aligned.get(ident, ident)
-
-    key_split, response_split, chosen = align_split_antecedents(metric, key, response, mapped)
+        return BlancCounts(_weighted(doc, "blanc-coreference", only_split_antecedent),
+                           _weighted(doc, "blanc-non-coreference", only_split_antecedent))
+    key_split, response_split, chosen = align_split_antecedents(metric, doc)
     if only_split_antecedent:
         return chosen
-    return _score(metric, key, response, mapped, key_split, response_split)
+    return _score(metric, weighted_contingency(metric, doc.key, doc.response, doc.mapped, key_split,
+                                               response_split, doc.resolved))
+
+
+def weighted_counts(p: Partition, metrics_asked, only_split_antecedent: bool = False) -> dict:
+    """The entity metrics asked for on a document with split antecedents
+    (BLANC as :class:`~corefud_scorer.metrics.BlancCounts`), name ->
+    statistics; the document's entities are read once for all of them."""
+    doc = _Document(p)
+    return {metric: _weighted(doc, metric, only_split_antecedent) for metric in metrics_asked}
