@@ -65,3 +65,18 @@ class FormatProfile:
 
     def refuse(self, what: str, flag: str) -> ScorerError:
         return ScorerError(f"{flag}: {self.reason(what)}")
+
+
+def spans_only_refusals(subject: str, has: str) -> dict[str, str]:
+    """Why a format whose mentions are bare spans (``subject`` and its verb,
+    e.g. "jsonlines files", "have") refuses what needs more: minimum spans,
+    zeros, split antecedents and the layers beside identity."""
+    no = f"{subject} {has} no"
+    return {"partial-craft": f"needs minimum spans, and {subject} {has} none; use -a exact",
+            "keep_zeros": f"{no} zero mentions",
+            "keep_split_antecedents": f"{no} split antecedents",
+            "discourse_deixis": f"{no} discourse-deixis layer",
+            "only_split_antecedent": f"{no} split antecedents",
+            "bridging": f"{no} bridging",
+            "non-referring": f"{no} non-referring markables",
+            "empty-nodes": f"{no} empty nodes"}

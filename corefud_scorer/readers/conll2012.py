@@ -27,7 +27,7 @@ from typing import Iterator
 
 from ..errors import ScorerError
 from ..problems import STOP, Problems
-from ..profile import FormatProfile
+from ..profile import FormatProfile, spans_only_refusals
 from ..model import Document, DocumentText, Entity, Mention, Sentence, SourceDocument, Word, position
 from .files import read_text
 
@@ -47,16 +47,8 @@ PROFILE = FormatProfile(
     features=frozenset({"np_only", "remove_nested"}),
     repeated_spans="v8.01",
     pairs_with=("jsonlines",),
-    why_not={"head": NO_HEADS, "partial": NO_HEADS,
-             "partial-craft": "needs minimum spans, and the CoNLL-2012 format has none; use -a exact",
-             "keep_zeros": "the CoNLL-2012 format has no zero mentions",
-             "keep_split_antecedents": "the CoNLL-2012 format has no split antecedents",
-             "discourse_deixis": "the CoNLL-2012 format has no discourse-deixis layer",
-             "only_split_antecedent": "the CoNLL-2012 format has no split antecedents",
-             "shared_task": "the CRAC presets are for CorefUD files, not CoNLL-2012",
-             "bridging": "the CoNLL-2012 format has no bridging",
-             "non-referring": "the CoNLL-2012 format has no non-referring markables",
-             "empty-nodes": "the CoNLL-2012 format has no empty nodes"},
+    why_not={"head": NO_HEADS, "partial": NO_HEADS, **spans_only_refusals("the CoNLL-2012 format", "has"),
+             "shared_task": "the CRAC presets are for CorefUD files, not CoNLL-2012"},
 )
 
 RE_BEGIN = re.compile(r"^#\s*begin document (.*)$")

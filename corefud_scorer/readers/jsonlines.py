@@ -30,6 +30,7 @@ from typing import Iterator
 
 from ..errors import ScorerError
 from ..model import Sentence
+from ..profile import spans_only_refusals
 from .conll2012 import PROFILE as CONLL_PROFILE
 from .conll2012 import ConllDocument, conll_order
 from .files import read_text
@@ -45,16 +46,8 @@ PROFILE = replace(
     # NP-only reads the key's parse bits, which jsonlines files do not carry.
     features=frozenset({"remove_nested"}),
     pairs_with=("conll",),
-    why_not={"head": NO_HEADS, "partial": NO_HEADS,
-             "partial-craft": "needs minimum spans, and jsonlines files have none; use -a exact",
-             "keep_zeros": "jsonlines files have no zero mentions",
-             "keep_split_antecedents": "jsonlines files have no split antecedents",
-             "discourse_deixis": "jsonlines files have no discourse-deixis layer",
-             "only_split_antecedent": "jsonlines files have no split antecedents",
+    why_not={"head": NO_HEADS, "partial": NO_HEADS, **spans_only_refusals("jsonlines files", "have"),
              "shared_task": "the CRAC presets are for CorefUD files, not jsonlines",
-             "bridging": "jsonlines files have no bridging",
-             "non-referring": "jsonlines files have no non-referring markables",
-             "empty-nodes": "jsonlines files have no empty nodes",
              "np_only": "needs the key's parse bits: give the key as CoNLL-2012"},
 )
 
