@@ -38,11 +38,10 @@ def _entity_of(entities) -> dict:
     return {ident: index for index, entity in enumerate(entities) for ident in entity}
 
 
-def _read(m, mapped, split, unaligned_as_itself):
-    """A mention's partner and weight: a split antecedent stands for its
-    aligned one with that alignment's weight; one left unaligned is left
-    out (None) or stands for itself."""
-    m = mapped(m)
+def _read(m, split, unaligned_as_itself):
+    """A mention's partner and weight (``m`` read through the alignment): a
+    split antecedent stands for its aligned one with that alignment's
+    weight; one left unaligned is left out (None) or stands for itself."""
     if _is_plural(m):
         if m in split:
             return split[m]
@@ -78,15 +77,9 @@ def _side_cells(entities, other, mapped, split, unaligned_as_itself, singletons_
     mentions, entity_of = resolved or _resolved(entities, other, mapped)
     totals, squares = defaultdict(float), defaultdict(float)
     for index, m, single in mentions:
+        weight = 1.0
         if _is_plural(m) and not (singletons_as_themselves and single):
-            if m in split:
-                m, weight = split[m]
-            elif unaligned_as_itself:
-                weight = 1.0
-            else:
-                continue
-        else:
-            weight = 1.0
+            m, weight = _read(m, split, unaligned_as_itself)
         j = entity_of.get(m)
         if j is not None:
             cell = (j, index) if transpose else (index, j)
@@ -106,7 +99,7 @@ def _membership_cells(key, response, mapped, split) -> Cells:
     totals, squares = defaultdict(float), defaultdict(float)
     for i, entity in enumerate(key):
         for m in entity:
-            partner, weight = _read(m, mapped, split, False)
+            partner, weight = _read(mapped(m), split, False)
             for j in members.get(partner, ()) if partner is not None else ():
                 totals[i, j] += weight
                 squares[i, j] += weight * weight
