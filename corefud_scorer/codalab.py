@@ -198,15 +198,9 @@ def score_dataset(name: str, key: str, response: str, settings: dict[str, Option
     zero = results[with_zero].metrics[ZERO].f1 if with_zero else None
     warnings = [_relative(line) for line in next(iter(results.values())).warnings]
     # The extra measures are computed in the primary column's setting alone.
-    extra = {m: results[c].metrics[m].f1 for c, o in settings.items() for m in extra_of({c: o})}
+    extra = {m: results[c].metrics[m].f1 for c, o in settings.items() for m in extra_measures(o.metric_list)}
     return DatasetScore(name, key, response, SCORED, None, {c: r.conll for c, r in results.items()}, zero, warnings,
                         extra)
-
-
-def extra_of(settings: dict[str, Options]) -> tuple[str, ...]:
-    """The extra measures of the columns' settings: what one computes
-    beyond the CoNLL parts and the zero score."""
-    return extra_measures([m for o in settings.values() for m in o.metric_list])
 
 
 def validation_problems(key: str, response: str) -> list[dict]:

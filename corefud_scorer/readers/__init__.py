@@ -75,6 +75,7 @@ def _detected(path: str, *version) -> str:
     return sniff_format(_head(path))
 
 
+@lru_cache(maxsize=1)
 def file_suffixes() -> tuple[str, ...]:
     """Every format's file names, longest first (``.ua.conllu`` before ``.conllu``)."""
     return tuple(sorted({s for fmt in _MODULES for s in reader(fmt).SUFFIXES}, key=len, reverse=True))
