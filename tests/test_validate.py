@@ -101,15 +101,28 @@ def planted(key_text: str, plantings) -> str:
     return "\n".join(lines)
 
 
+# The kinds of what a response lacks, reported where it belongs rather than at a planted line.
+MISSING = ("sentence-missing", "document-missing")
+
+
+def validate_planted(tmp_path, key_text: str, table: dict, name: str, extra=()):
+    """Plant every problem of ``table`` (plant, kind, needle) and ``extra``
+    plantings in a copy of the key and validate it: each problem with a
+    needle is found at the needle's line, and nothing else is but what the
+    response lacks. Returns the run, both files and the response's text."""
+    response_text = planted(key_text, [plant for plant, _, _ in table.values()] + list(extra))
+    run, key, response = validate(tmp_path, key_text, response_text, name)
+    assert run.code == 2
+    expected = sorted((kind, line_of(response_text, needle)) for _, kind, needle in table.values()
+                      if needle is not None)
+    assert sorted(p for p in found(run) if p[0] not in MISSING) == expected
+    return run, key, response, response_text
+
+
 def test_corefud_every_planted_problem_is_found(tmp_path):
-    key_text = corefud_key()
-    response_text = planted(key_text, [plant for plant, _, _ in COREFUD_PLANTED.values()])
-    run, key, response = validate(tmp_path, key_text, response_text, "conllu")
-    assert run.code == 2 and run.json["would_score"] is False
-    expected = sorted([(kind, line_of(response_text, needle)) for _, kind, needle in COREFUD_PLANTED.values()
-                       if needle is not None])
+    run, key, response, response_text = validate_planted(tmp_path, corefud_key(), COREFUD_PLANTED, "conllu")
+    assert run.json["would_score"] is False
     problems = run.json["problems"]
-    assert sorted(p for p in found(run) if p[0] not in ("sentence-missing", "document-missing")) == expected
     # What the response lacks is reported where it belongs: before the next document or sentence.
     assert sorted((p["message"], p["line"]) for p in problems if p["kind"].endswith("missing")) == [
         ("document 'd3' of the key is missing from the response", line_of(response_text, "# newdoc id = d4")),
@@ -198,14 +211,11 @@ def _drop_document(lines: list[str], name: str) -> None:
 
 def test_conll_every_planted_problem_is_found(tmp_path):
     key_text = conll_key()
-    plantings = [plant for plant, _, _ in CONLL_PLANTED.values()]
-    plantings.append(lambda ls: replace_line(ls, "\tw413\t", "w413", "v413"))  # a word form changed
-    response_text = planted(key_text, plantings)
-    run, key, response = validate(tmp_path, key_text, response_text, "conll")
-    assert run.code == 2
-    expected = sorted((kind, line_of(response_text, needle)) for _, kind, needle in CONLL_PLANTED.values()
-                      if needle is not None)
-    assert sorted(p for p in found(run) if not p[0].endswith("missing")) == expected
+
+    def changed_form(lines):  # a word form changed: a warning, not a problem
+        replace_line(lines, "\tw413\t", "w413", "v413")
+
+    run, _, _, response_text = validate_planted(tmp_path, key_text, CONLL_PLANTED, "conll", [changed_form])
     assert sorted(p["message"] for p in run.json["problems"] if p["kind"].endswith("missing")) == [
         "document '(doc3); part 000' of the key is missing from the response",
         "sentence 2 of document '(doc2); part 000' is missing from the response"]
@@ -260,13 +270,7 @@ def _ua_identity(lines: list[str], needle: str, value: str) -> None:
 
 
 def test_ua_every_planted_problem_is_found(tmp_path):
-    key_text = ua_key()
-    response_text = planted(key_text, [plant for plant, _, _ in UA_PLANTED.values()])
-    run, key, response = validate(tmp_path, key_text, response_text, "conllu")
-    assert run.code == 2
-    expected = sorted((kind, line_of(response_text, needle)) for _, kind, needle in UA_PLANTED.values()
-                      if needle is not None)
-    assert sorted(p for p in found(run) if not p[0].endswith("missing")) == expected
+    run, _, _, _ = validate_planted(tmp_path, ua_key(), UA_PLANTED, "conllu")
     assert sorted(p["message"] for p in run.json["problems"] if p["kind"].endswith("missing")) == [
         "document 'u3' of the key is missing from the response",
         "sentence 'u4-2' of document 'u4' is missing from the response"]
