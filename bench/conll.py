@@ -221,7 +221,7 @@ def run(args) -> dict:
                         return measure(command, timeout=args.timeout, stdout=handle)
                 return once
 
-            dropin = [*command("conll-scorer", "corefud_scorer.dropin"), "all", key, response, "none"]
+            dropin = [*command("conll-scorer", "corefud_scorer.v801.dropin"), "all", key, response, "none"]
             cli = [*command("corefud-scorer", "corefud_scorer"), key, response, "--format", "conll", "-s",
                    "-m", "muc", "bcub", "ceafm", "ceafe", "blanc", "-j", "1", "-q", "--output", "json"]
             perl = ["perl", scorer, "all", key, response, "none"]

@@ -29,7 +29,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
-from corefud_scorer.significance import (Layout, Statistics, approximate_randomization,  # noqa: E402
+from corefud_scorer.jobs.significance import (Layout, Statistics, approximate_randomization,  # noqa: E402
                                          confidence_intervals, paired_bootstrap, scores)
 
 CRAC = ("muc", "bcub", "ceafe", "zero")

@@ -1,11 +1,12 @@
 """corefud_scorer: coreference scores for CorefUD 1.x files.
 
-The pipeline, one module a step: :mod:`.readers` (read) -> :mod:`.check` ->
-:mod:`.match` -> :mod:`.partition` -> :mod:`.metrics` (every measure named
-in :mod:`.registry`) -> :mod:`.report`; :mod:`.scoring` runs the steps
-document by document, :mod:`.core` is the one path from a scored pair to
-each measure's statistics, :mod:`.api` is the library's entry points and
-:mod:`.cli` the command line.
+The pipeline, one subpackage a step: :mod:`.formats` (read and write each
+format) -> :mod:`.alignment` (match mentions, build the contingency) ->
+:mod:`.measures` (every measure, named in :mod:`.measures.registry`) ->
+:mod:`.jobs` (the pipeline over files, bench, leaderboard, CodaLab,
+significance, error analysis) -> :mod:`.render` (text, JSON, tables) ->
+:mod:`.cli` and :mod:`.web`; :mod:`.v801` is ``scorer.pl`` v8.01's reading of
+CoNLL-2012 files, and :mod:`.api` the library's entry points.
 """
 
 __version__ = "0.2.0"
@@ -17,7 +18,7 @@ _EXPORTS = {
     "score": "api", "score_documents": "api", "score_many": "api", "score_text": "api",
     "ScorerError": "errors",
     "DocumentResult": "results", "MetricScore": "results", "Options": "results", "Result": "results",
-    "to_json_object": "report", "document_rows": "report",
+    "to_json_object": "render.text", "document_rows": "render.text",
 }
 
 __all__ = ["Options", "Result", "MetricScore", "DocumentResult", "score", "score_documents",

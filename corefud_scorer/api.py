@@ -10,13 +10,13 @@ from __future__ import annotations
 import io
 
 from .errors import ScorerError
-from .inputs import local_files, named_in
+from .formats.inputs import local_files, named_in
 from .model import Document, LoadedDocument
-from .readers import read_documents, resolve_format
+from .formats.readers import read_documents, resolve_format
 from .results import ALL_METRICS, CONLL_PARTS, METRIC_NAMES, DocumentResult, MetricScore, Options, Result
-from .scoring import KeyedStream, Scored, Stream, documents_against_key, paired_documents, score_keyed_streams_settings, score_streams
-from .settings import file_digest, file_settings, option_settings
-from .summary import summarize, summarize_synchronised
+from .jobs.pipeline import KeyedStream, Scored, Stream, documents_against_key, paired_documents, score_keyed_streams_settings, score_streams
+from .provenance import file_digest, file_settings, option_settings
+from .measures.totals import summarize, summarize_synchronised
 
 __all__ = ["ALL_METRICS", "CONLL_PARTS", "METRIC_NAMES", "DocumentResult", "MetricScore", "Options",
            "Result", "score", "score_many", "score_systems", "score_systems_settings", "score_text", "score_documents"]

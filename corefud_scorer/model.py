@@ -216,7 +216,7 @@ class SourceDocument:
 
     def load(self, problems=None) -> Document:
         """The document to score; what its parse refuses goes to ``problems``
-        (a :class:`~corefud_scorer.problems.Problems`, raising by default)."""
+        (a :class:`~corefud_scorer.formats.problems.Problems`, raising by default)."""
         raise NotImplementedError
 
 

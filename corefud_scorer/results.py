@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from . import measures
+from .measures import further
 from .errors import ScorerError
-from .presets import PRESETS
-from .profile import OPTIONAL_FEATURES, FormatProfile
-from .readers import DEFAULT_FORMAT, profile
-from .match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
-from .metrics import BlancCounts, BridgingCounts, Counts  # noqa: F401  (re-exported)
-from .registry import CONLL_PARTS, CONLL_SCORE, FURTHER, OF_LAYERS
-from .scores import MetricScore  # noqa: F401  (re-exported)
-from .summary import summarize
+from .jobs.presets import PRESETS
+from .formats.profile import OPTIONAL_FEATURES, FormatProfile
+from .formats.readers import DEFAULT_FORMAT, profile
+from .alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
+from .measures.metrics import BlancCounts, BridgingCounts, Counts  # noqa: F401  (re-exported)
+from .measures.registry import CONLL_PARTS, CONLL_SCORE, FURTHER, OF_LAYERS
+from .measures.scores import MetricScore  # noqa: F401  (re-exported)
+from .measures.totals import summarize
 
 # What ``-m all`` means for CorefUD files, in 1.2's order (each format's
 # profile says what it means for its files: all_metrics).
@@ -24,7 +24,7 @@ ALL_METRICS = profile(DEFAULT_FORMAT).all_metrics
 EVERY_METRICS = ALL_METRICS + ("mention",) + FURTHER
 ANAPHORA_METRIC_NAMES = OF_LAYERS
 METRIC_NAMES = EVERY_METRICS + ANAPHORA_METRIC_NAMES
-SYNC_CHOICES = measures.SYNC_OPTIONS + ("all",)
+SYNC_CHOICES = further.SYNC_OPTIONS + ("all",)
 GROUPS = {"all": ALL_METRICS, "every": EVERY_METRICS, CONLL_SCORE: CONLL_PARTS}
 # Options whose None means "the format's default" (its profile's ``defaults``).
 FORMAT_DEFAULTED = ("metrics", "match", "zero_match", "keep_zeros", "check_forms")
@@ -79,7 +79,7 @@ class Options:
     (score only the alignment of split antecedents). For CoNLL-2012 files,
     ``np_only`` leaves out the mentions the key's parse makes verb phrases
     and ``remove_nested`` the mentions inside another of their entity
-    (:mod:`corefud_scorer.conll_filters`).
+    (:mod:`corefud_scorer.v801.filters`).
     """
 
     metrics: tuple[str, ...] | str | None = None
@@ -98,7 +98,7 @@ class Options:
 
     def __post_init__(self):
         if self.format is not None:
-            from .readers import formats
+            from .formats.readers import formats
 
             if self.format not in formats():
                 raise ValueError(f"format must be one of {', '.join(formats())}, not {self.format!r}")

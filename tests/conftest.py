@@ -15,7 +15,7 @@ import pytest
 from scipy.optimize import linear_sum_assignment
 
 from corefud_scorer.cli import main
-from corefud_scorer.match import _sorted, similarity_weights
+from corefud_scorer.alignment.match import _sorted, similarity_weights
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict
 
-from corefud_scorer.registry import FURTHER, MEASURES
+from corefud_scorer.measures.registry import FURTHER, MEASURES
 
 COUNT_FIELDS = {"recall_num", "recall_den", "precision_num", "precision_den"}
 SIZE_FIELDS = ("tokens", "key_mentions", "response_mentions", "key_entities", "response_entities")

@@ -22,9 +22,9 @@ import pytest
 
 from corefud_scorer import Options, score
 from corefud_scorer.cli import main
-from corefud_scorer.match import align, craft_score
+from corefud_scorer.alignment.match import align, craft_score
 from corefud_scorer.model import Mention
-from corefud_scorer.readers import detect_format
+from corefud_scorer.formats.readers import detect_format
 
 HERE = Path(__file__).resolve().parent.parent / "fixtures" / "anaphora"
 UA = (HERE / "station.key.ua.conllu", HERE / "station.response.ua.conllu")

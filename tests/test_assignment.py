@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment
 
-from corefud_scorer.assignment import parts, solve, solve_by_parts
+from corefud_scorer.alignment.assignment import parts, solve, solve_by_parts
 
 PALETTES = {
     "one value": [1.0],

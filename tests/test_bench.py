@@ -11,9 +11,9 @@ from fractions import Fraction as Fr
 import pytest
 
 from corefud_scorer import Options, score
-from corefud_scorer.benchmark import benchmark, dataset_name, pair_folders, read_manifest
-from corefud_scorer.metrics import Counts
-from corefud_scorer.presets import PRESETS
+from corefud_scorer.jobs.bench import benchmark, dataset_name, pair_folders, read_manifest
+from corefud_scorer.measures.metrics import Counts
+from corefud_scorer.jobs.presets import PRESETS
 
 from conftest import FIXTURES, run_cli
 from schema import validate_bench, validate_result
@@ -190,7 +190,7 @@ def test_plot_title_stays_whole_inside_the_figure(tmp_path, folder):
     pytest.importorskip("matplotlib")
     import matplotlib.pyplot as plt
 
-    from corefud_scorer.plot import draw_benchmark
+    from corefud_scorer.render.plot import draw_benchmark
 
     # Two datasets: the narrowest figure, where the title was cut.
     bench = benchmark(pair_folders(str(KEYS), str(SYSTEMS))[:2], Options(), jobs=1)
@@ -238,7 +238,7 @@ def test_folders_of_every_format_are_paired_and_score_as_each_pair(tmp_path, suf
     # CoNLL-U files are, each dataset scoring as its own pair does.
     import gzip
 
-    from corefud_scorer.convert import convert
+    from corefud_scorer.jobs.convert import convert
 
     folders = {}
     for side, source in (("key", KEYS), ("sys", SYSTEMS)):

@@ -95,7 +95,7 @@ def test_module_and_console_entry_points_run():
 
 def test_api_scores_loaded_documents_as_it_scores_paths():
     from corefud_scorer import Options, score, score_documents
-    from corefud_scorer.readers.corefud import read_file
+    from corefud_scorer.formats.readers.corefud import read_file
 
     options = Options(match="head", keep_singletons=True)
     from_paths = score(str(KEY), str(RESPONSE), options)
@@ -109,8 +109,8 @@ def test_the_progress_bar_counts_the_documents_of_every_format(tmp_path):
     # document with; it must agree with what the reader reads.
     import gzip
 
-    from corefud_scorer.convert import convert
-    from corefud_scorer.readers import count_documents, detect_format, read_documents
+    from corefud_scorer.jobs.convert import convert
+    from corefud_scorer.formats.readers import count_documents, detect_format, read_documents
 
     files = [FIXTURES / "example" / "key.conllu", FIXTURES / "anaphora" / "station.key.ua.conllu",
              FIXTURES / "seed" / "pradhan2014.key.conll"]

@@ -137,7 +137,7 @@ def test_nothing_to_score_still_writes_the_outputs(tmp_path):
 
 
 def test_an_unexpected_failure_is_named_not_a_traceback(tmp_path, monkeypatch):
-    from corefud_scorer import codalab
+    from corefud_scorer.jobs import codalab
 
     def fails(*args, **kwargs):
         raise RuntimeError("a bug")

@@ -95,7 +95,7 @@ def test_bench_pairs_a_compressed_key_with_a_plain_response(tmp_path):
 
 
 def test_a_file_is_read_once_to_tell_its_format(tmp_path, monkeypatch):
-    from corefud_scorer import readers
+    from corefud_scorer.formats import readers
 
     reads = []
     real_head = readers.head

@@ -23,11 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from corefud_scorer import chains as v8
-from corefud_scorer.dropin import main as dropin_main
+from corefud_scorer.v801 import chains as v8
+from corefud_scorer.v801.dropin import main as dropin_main
 from corefud_scorer.errors import ScorerError
-from corefud_scorer.readers import detect_format
-from corefud_scorer.readers.conll2012 import read_documents, read_file, sniff
+from corefud_scorer.formats.readers import detect_format
+from corefud_scorer.formats.readers.conll2012 import read_documents, read_file, sniff
 
 from conftest import ROOT, run_cli
 
@@ -219,8 +219,8 @@ def test_metrics_of_the_contingency_give_v801s_numbers_where_no_span_repeats():
     # corefud-scorer scores such a document through metrics.py: MUC, CEAF-m,
     # BLANC and LEA are v8.01's to the last bit; B-cubed and CEAF-e add the
     # same terms in another order.
-    from corefud_scorer import metrics
-    from corefud_scorer.core import contingency_counts
+    from corefud_scorer.measures import metrics
+    from corefud_scorer.measures.document import contingency_counts
 
     names = ["muc", "bcub", "ceafe", "ceafm", "blanc", "lea"]
     tried = 0
@@ -527,7 +527,7 @@ def test_several_systems_scored_as_each_alone(write):
 
 def test_the_stand_in_starts_without_numpy():
     # Its start-up is part of every scorer.pl run it replaces.
-    code = ("import sys, corefud_scorer.dropin; "
+    code = ("import sys, corefud_scorer.v801.dropin; "
             "print(sorted(m for m in ('numpy', 'corefud_scorer.api', 'corefud_scorer.cli', 'udapi') "
             "if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)

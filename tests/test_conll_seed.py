@@ -14,7 +14,7 @@ from fractions import Fraction as Fr
 import pytest
 
 from corefud_scorer import Options, score
-from corefud_scorer.dropin import main as dropin_main
+from corefud_scorer.v801.dropin import main as dropin_main
 
 from conftest import FIXTURES
 from test_seed_examples import assert_counts, assert_exact, assert_prf

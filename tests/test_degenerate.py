@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from corefud_scorer import Options, score
-from corefud_scorer.metrics import Counts
+from corefud_scorer.measures.metrics import Counts
 
 from conftest import FIXTURES, conllu
 

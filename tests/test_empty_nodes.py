@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from corefud_scorer.empty_nodes import ALL, PARTS, EmptyNodeCounts, compare
+from corefud_scorer.measures.empty_nodes import ALL, PARTS, EmptyNodeCounts, compare
 from corefud_scorer.model import EmptyNode
 
 from conftest import ROOT, run_cli

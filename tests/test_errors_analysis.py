@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from corefud_scorer.api import Options, score
-from corefud_scorer.errors_analysis import (CATEGORIES, analyse, analyse_documents, analyse_files, core_span,
+from corefud_scorer.jobs.error_analysis import (CATEGORIES, analyse, analyse_documents, analyse_files, core_span,
                                             mention_kind)
 from corefud_scorer.model import Document, DocumentText, Entity, Mention, Word, position
-from corefud_scorer.readers.corefud import iter_raw_documents, read_documents, read_file
-from corefud_scorer.scoring import align_documents
+from corefud_scorer.formats.readers.corefud import iter_raw_documents, read_documents, read_file
+from corefud_scorer.jobs.pipeline import align_documents
 
 from conftest import LONG, ROOT, run_cli
 from schema import validate_result
@@ -182,8 +182,8 @@ def test_without_trees_the_token_rules_and_english_pronouns():
 def test_a_reader_without_words_is_read_as_it_is(story, monkeypatch):
     from types import SimpleNamespace
 
-    from corefud_scorer import readers
-    from corefud_scorer.readers import corefud
+    from corefud_scorer.formats import readers
+    from corefud_scorer.formats.readers import corefud
 
     def plain(path, side="key"):  # a reader that cannot give words
         return corefud.read_documents(path, side)
@@ -259,13 +259,13 @@ def _read_with_text(path):
 
 
 def test_parallel_rescoring_gives_the_same_costs(tmp_path, monkeypatch):
-    from corefud_scorer import errors_analysis
+    from corefud_scorer.jobs import error_analysis
 
     key_path, response_path = tmp_path / "k.conllu", tmp_path / "r.conllu"
     generate.write_pair(str(key_path), str(response_path), 7, docs=1, tokens_per_doc=600)
     key_docs, response_docs = _read_with_text(key_path), _read_with_text(response_path)
     alone = analyse_documents(key_docs, response_docs, Options())
-    monkeypatch.setattr(errors_analysis, "PARALLEL_MENTIONS", 0)
+    monkeypatch.setattr(error_analysis, "PARALLEL_MENTIONS", 0)
     together = analyse_documents(key_docs, response_docs, Options(), jobs=2)
     assert together.cost == alone.cost and together.counts == alone.counts
     assert sum(together.counts.values()) > 10

@@ -11,8 +11,8 @@ import re
 import pytest
 
 from corefud_scorer.api import Options
-from corefud_scorer.errors_analysis import analyse_files
-from corefud_scorer.registry import LAYERS, MEASURES
+from corefud_scorer.jobs.error_analysis import analyse_files
+from corefud_scorer.measures.registry import LAYERS, MEASURES
 
 from conftest import FIXTURES, run_cli
 

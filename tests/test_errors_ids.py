@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from corefud_scorer.readers.corefud import read_file
+from corefud_scorer.formats.readers.corefud import read_file
 
 from conftest import run_cli
 

@@ -17,7 +17,7 @@ import pytest
 
 from corefud_scorer.api import score
 from corefud_scorer.errors import ScorerError
-from corefud_scorer.readers import detect_format
+from corefud_scorer.formats.readers import detect_format
 from corefud_scorer.results import Options
 
 from conftest import ROOT, run_cli
@@ -296,7 +296,7 @@ def test_conll_to_jsonlines_to_conll_scores_identically(tmp_path):
     assert _numbers(score(middle, responses["conll"], options)) == expected
     assert _numbers(score(back, responses["tokens"], options)) == expected
     # The same mentions in the same order as the original.
-    from corefud_scorer.readers.conll2012 import read_file
+    from corefud_scorer.formats.readers.conll2012 import read_file
 
     assert [d.entities for d in read_file(str(back))] == [d.entities for d in read_file(str(keys["conll"]))]
 
@@ -308,7 +308,7 @@ def test_convert_names_what_the_target_cannot_hold(tmp_path):
     assert run.code == 0
     assert run.err.count("\n") == 1 and "warning: the conll format cannot hold, left out: 2 zero mentions" in run.err
     # Every mention but the zeros is written.
-    from corefud_scorer.readers import read_documents
+    from corefud_scorer.formats.readers import read_documents
 
     def mentions(path, fmt):
         return [sorted((m.words[0], m.words[-1]) for e in doc.load().entities for m in e.mentions
@@ -359,7 +359,7 @@ def test_convert_warns_once_naming_each_loss(tmp_path):
 def test_any_malformed_value_is_a_scorer_error(tmp_path):
     """Each field of each shape replaced by values of other types: the
     reader gives documents or one ScorerError, nothing else."""
-    from corefud_scorer.readers.jsonlines import read_documents
+    from corefud_scorer.formats.readers.jsonlines import read_documents
 
     shapes = [json.loads(line) for text in (as_tokens(generate(random.Random(3), 1)),
                                             as_words(generate(random.Random(4), 1)),

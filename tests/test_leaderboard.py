@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from corefud_scorer import __version__
-from corefud_scorer.leaderboard import Leaderboard, Row, significant
-from corefud_scorer.comparison import Resampling
+from corefud_scorer.jobs.leaderboard import Leaderboard, Row, significant
+from corefud_scorer.jobs.comparison import Resampling
 
 from conftest import FIXTURES, ROOT, run_cli
 
@@ -226,9 +226,9 @@ def test_asking_for_the_years_own_measures_adds_nothing():
 
 @pytest.mark.parametrize("extra", [(), ("empty-nodes",)])
 def test_each_document_is_read_and_loaded_once(generated, monkeypatch, extra):
-    from corefud_scorer.benchmark import pair_folders
-    from corefud_scorer.leaderboard import build
-    from corefud_scorer.readers import corefud
+    from corefud_scorer.jobs.bench import pair_folders
+    from corefud_scorer.jobs.leaderboard import build
+    from corefud_scorer.formats.readers import corefud
     from corefud_scorer.results import Options
 
     loads = []
@@ -296,7 +296,7 @@ def test_refused_flags(flags, message):
 
 
 def test_latex_escapes_and_rules_between_clusters():
-    from corefud_scorer.leaderboard_report import render_latex
+    from corefud_scorer.render.leaderboard import render_latex
 
     scores = {"head": 0.5, "partial": 0.6, "exact": 0.4, "with_singletons": 0.55}
     board = Leaderboard("head", [Row("a_b&c", 1, 1, scores, None), Row("d%e", 2, 2, dict(scores, head=0.25), None)],

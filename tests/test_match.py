@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from corefud_scorer.match import align, assign, identity_function
+from corefud_scorer.alignment.match import align, assign, identity_function
 from corefud_scorer.model import Mention, position
 from corefud_scorer import Options
-from corefud_scorer.scoring import align_documents
-from corefud_scorer.readers.corefud import read_file
+from corefud_scorer.jobs.pipeline import align_documents
+from corefud_scorer.formats.readers.corefud import read_file
 
 from conftest import conllu, dense_assign, run_cli
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from corefud_scorer.registry import MEASURES
+from corefud_scorer.measures.registry import MEASURES
 from corefud_scorer.results import CONLL_PARTS, EVERY_METRICS, Options, all_metrics, every_metric
 
 from conftest import LONG, MATRIX_REFUSALS, MATRIX_TOTALS, ROOT, run_cli

@@ -1,4 +1,4 @@
-"""The further measures of ``measures.py`` against the worked examples of
+"""The further measures of ``further.py`` against the worked examples of
 ``shared/design/further-metrics.md`` (exact fractions), slow literal
 implementations from the definitions, and scikit-learn."""
 
@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from sklearn.metrics import homogeneity_completeness_v_measure
 
-from corefud_scorer import measures
-from corefud_scorer.measures import (
+from corefud_scorer.measures import further
+from corefud_scorer.measures.further import (
     alpha, alpha_value, b_cubed_all, b_cubed_entity, b_cubed_sys, ceaf_sys, contingency_of, core_de, entropy,
     entropy_score, kappa, kappa_value, markable_identification, pairwise, synchronise)
-from corefud_scorer.core import contingency_counts
-from corefud_scorer.registry import FURTHER as MEASURE_NAMES, MEASURES
-from corefud_scorer.metrics import b_cubed, blanc_non_coreference, ceafm, muc
+from corefud_scorer.measures.document import contingency_counts
+from corefud_scorer.measures.registry import FURTHER as MEASURE_NAMES, MEASURES
+from corefud_scorer.measures.metrics import b_cubed, blanc_non_coreference, ceafm, muc
 
 import textbook
 
@@ -147,7 +147,7 @@ def test_alpha_and_kappa_example():
     assert statistics.pair_thirds == 47
     assert alpha_value(statistics) == float(Fr(12, 47))
     assert kappa_value(kappa(c)) == 0.0
-    assert kappa(c) == measures.KappaCounts(6, 3, 2, 1, 2)
+    assert kappa(c) == further.KappaCounts(6, 3, 2, 1, 2)
 
 
 def test_alpha_of_one_value_everywhere_is_one():
@@ -308,7 +308,7 @@ def literal_kappa(documents):
             response_links += r
             both += k and r
             neither += not k and not r
-    return measures.KappaCounts(pairs, key_links, response_links, both, neither)
+    return further.KappaCounts(pairs, key_links, response_links, both, neither)
 
 
 @st.composite
@@ -360,7 +360,7 @@ def merged(corpus):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.tuples(documents(), st.sampled_from(measures.SYNC_OPTIONS)))
+@given(st.tuples(documents(), st.sampled_from(further.SYNC_OPTIONS)))
 def test_synchronise_rebuilds_the_literal_partitions(case):
     (key, response), option = case
     expected = contingency_of(*literal_sync(key, response, option))
@@ -455,7 +455,7 @@ def test_relations_between_measures(document):
     core, links = core_de(union), muc(union)
     assert core.recall_num <= links.recall_num and core.precision_num <= links.precision_num
     # On one mention set nothing is twinless: the adjusted B-cubed is B-cubed.
-    for option in measures.SYNC_OPTIONS:
+    for option in further.SYNC_OPTIONS:
         synced = synchronise(c, option)
         assert astuple(b_cubed_sys(synced)) == pytest.approx(astuple(b_cubed(synced)), abs=1e-12)
         assert astuple(b_cubed_all(synced)) == pytest.approx(astuple(b_cubed(synced)), abs=1e-12)

@@ -12,9 +12,9 @@ from hypothesis import given, settings, strategies as st
 
 from corefud_scorer import Options, score
 from corefud_scorer.results import ALL_METRICS, EVERY_METRICS
-from corefud_scorer.measures import SYNC_OPTIONS
-from corefud_scorer.registry import FURTHER as MEASURE_NAMES
-from corefud_scorer.metrics import Counts
+from corefud_scorer.measures.further import SYNC_OPTIONS
+from corefud_scorer.measures.registry import FURTHER as MEASURE_NAMES
+from corefud_scorer.measures.metrics import Counts
 from conftest import FIXTURES, ROOT, conllu, run_cli
 from schema import validate_bench, validate_result
 

@@ -8,10 +8,10 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from corefud_scorer import metrics
+from corefud_scorer.measures import metrics
 from corefud_scorer.model import Document, Entity, Mention, position, sentence_of
 from corefud_scorer import Options
-from corefud_scorer.scoring import align_documents
+from corefud_scorer.jobs.pipeline import align_documents
 
 import textbook
 

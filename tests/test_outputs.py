@@ -20,7 +20,7 @@ from scipy.optimize import linear_sum_assignment
 
 import corefud_scorer
 from corefud_scorer import Options, ScorerError, score, score_documents, score_text
-from corefud_scorer.assignment import solve
+from corefud_scorer.alignment.assignment import solve
 from corefud_scorer.model import Document, Entity, Mention, position
 
 from conftest import FIXTURES, ROOT, conllu, run_cli
@@ -99,7 +99,7 @@ HARNESS = {
     # What the console scripts run, the interrupt set up first as they set it up.
     "corefud-scorer": "import corefud_scorer.__main__ as m; print('ready', flush=True); m.entry_point()",
     "conll-scorer": ("import corefud_scorer.interrupts as i; i.install('conll-scorer'); print('ready', flush=True); "
-                     "from corefud_scorer.dropin import entry_point; entry_point()"),
+                     "from corefud_scorer.v801.dropin import entry_point; entry_point()"),
 }
 
 
@@ -205,7 +205,7 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_2(prog, tmp_path):
     conll = tmp_path / "d.conll"
     conll.write_text("#begin document (d); part 000\nd 0 0 a (1)\nd 0 1 b (1)\n#end document\n")
     module, args = (("corefud_scorer.__main__", [KEY, RESPONSE]) if prog == "corefud-scorer"
-                    else ("corefud_scorer.dropin", ["all", conll, conll]))
+                    else ("corefud_scorer.v801.dropin", ["all", conll, conll]))
     with open("/dev/full", "w") as full:
         done = subprocess.run([sys.executable, "-c", f"from {module} import entry_point; entry_point()",
                                *map(str, args)], cwd=ROOT, stdout=full, stderr=subprocess.PIPE)
@@ -401,7 +401,7 @@ def test_scipys_tie_rule_is_pinned(matrix, columns):
 # --- the in-memory path is the file path ---
 
 def test_documents_built_in_memory_score_as_the_file_does_with_two_jobs():
-    from corefud_scorer.readers.corefud import read_file
+    from corefud_scorer.formats.readers.corefud import read_file
 
     options = Options(match="head", keep_singletons=True)
     key_docs, response_docs = read_file(str(KEY)), read_file(str(RESPONSE))

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from corefud_scorer import Options, score
-from corefud_scorer.metrics import Counts
+from corefud_scorer.measures.metrics import Counts
 
 from conftest import ROOT
 

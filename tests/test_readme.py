@@ -17,7 +17,7 @@ import pytest
 from conftest import FIXTURES, ROOT, Run
 
 from corefud_scorer.cli import main
-from corefud_scorer.dropin import main as conll_main
+from corefud_scorer.v801.dropin import main as conll_main
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 COMMANDS = {"corefud-scorer": main, ".venv/bin/corefud-scorer": main, "conll-scorer": conll_main}

@@ -10,9 +10,9 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from corefud_scorer import significance
+from corefud_scorer.jobs import significance
 from corefud_scorer.cli import flags, main
-from corefud_scorer.significance import (MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES, approximate_randomization,
+from corefud_scorer.jobs.significance import (MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES, approximate_randomization,
                                          confidence_intervals, paired_bootstrap)
 
 from conftest import FIXTURES, run_cli
@@ -118,7 +118,7 @@ def test_a_short_resampling_shows_nothing_before_its_delay():
 
 
 def test_running_out_of_memory_is_one_line(monkeypatch):
-    from corefud_scorer import comparison
+    from corefud_scorer.jobs import comparison
 
     def exhausted(*args, **kwargs):
         raise MemoryError("Unable to allocate 7.45 TiB for an array")

@@ -10,8 +10,8 @@ from collections import defaultdict
 import pytest
 
 from corefud_scorer import Options, score
-from corefud_scorer.match import _sorted, assign, identity_function, similarity_weights
-from corefud_scorer.readers.corefud import read_file
+from corefud_scorer.alignment.match import _sorted, assign, identity_function, similarity_weights
+from corefud_scorer.formats.readers.corefud import read_file
 
 from conftest import ROOT, dense_assign
 

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from corefud_scorer import Options, score
-from corefud_scorer.benchmark import macro_average as bench_macro
-from corefud_scorer.counts import Counts
+from corefud_scorer.jobs.bench import macro_average as bench_macro
+from corefud_scorer.measures.statistics import Counts
 from corefud_scorer.results import DocumentResult
-from corefud_scorer.registry import CONLL_SCORE as CONLL
-from corefud_scorer.significance import (DEFAULT_SEED, Interval, Layout, Statistics, approximate_randomization,
+from corefud_scorer.measures.registry import CONLL_SCORE as CONLL
+from corefud_scorer.jobs.significance import (DEFAULT_SEED, Interval, Layout, Statistics, approximate_randomization,
                                          confidence_intervals, paired_bootstrap)
 
 from conftest import FIXTURES
@@ -235,8 +235,8 @@ def test_groups_are_macro_averaged_as_the_benchmark_does():
 def _documents(seed: int, count: int, mor_missing: set[int] = frozenset()):
     """Documents with statistics of every kind, drawn at random; MOR is
     None (not applicable) in the documents of ``mor_missing``."""
-    from corefud_scorer.measures import EntropyCounts
-    from corefud_scorer.metrics import BlancCounts, BridgingCounts, Counts
+    from corefud_scorer.measures.further import EntropyCounts
+    from corefud_scorer.measures.metrics import BlancCounts, BridgingCounts, Counts
     from corefud_scorer.results import DocumentResult
 
     rng = np.random.default_rng(seed)
@@ -264,7 +264,7 @@ EVERY_KIND = ("muc", "bcub", "ceafe", "blanc", "bridging", "entropy", "mor")
 
 
 def test_observed_figures_of_every_kind_are_the_reported_ones():
-    from corefud_scorer.summary import summarize
+    from corefud_scorer.measures.totals import summarize
 
     systems = [_documents(1, 9), _documents(2, 9, mor_missing={4})]
     stats = Statistics.from_documents([[docs] for docs in systems], EVERY_KIND)
@@ -283,8 +283,8 @@ def test_bootstrap_of_every_kind_is_the_reported_score_of_each_sample():
     """Each bootstrap sample's figures are those the scorer reports for the
     documents drawn: bridging from its three parts (its score the markable
     level's), BLANC from its two, entropy from its four sums."""
-    from corefud_scorer.significance import bootstrap_indices, bootstrap_scores
-    from corefud_scorer.summary import summarize
+    from corefud_scorer.jobs.significance import bootstrap_indices, bootstrap_scores
+    from corefud_scorer.measures.totals import summarize
 
     documents = _documents(3, 7)
     stats = Statistics.from_documents([[documents]], EVERY_KIND)
@@ -325,7 +325,7 @@ def test_mor_not_applicable_in_one_dataset_is_left_out_of_the_macro_average():
 
 
 def test_an_interval_holds_its_figure_even_where_the_percentiles_do_not():
-    from corefud_scorer.significance import bootstrap_scores
+    from corefud_scorer.jobs.significance import bootstrap_scores
 
     stats = Statistics.from_documents([[_documents(8, 30)]], EVERY_KIND)
     observed = stats.observed()
@@ -348,7 +348,7 @@ def test_an_interval_holds_its_figure_even_where_the_percentiles_do_not():
 
 
 def test_coefficients_are_refused_in_one_place():
-    from corefud_scorer.significance import not_resampled
+    from corefud_scorer.jobs.significance import not_resampled
 
     assert not_resampled(("muc", "alpha", "entropy", "kappa", "alpha")) == ["alpha", "kappa"]
     with pytest.raises(ValueError, match="alpha"):
@@ -368,8 +368,8 @@ def test_every_resampled_measure_of_the_registry_resamples_to_its_reported_score
     """Whatever a registry entry's statistics, their resampled score
     (``resampled_score``) is its reported score (``score``), to the bit: a
     new measure is checked here by its entry alone."""
-    from corefud_scorer.registry import MEASURES
-    from corefud_scorer.summary import summarize
+    from corefud_scorer.measures.registry import MEASURES
+    from corefud_scorer.measures.totals import summarize
 
     rng = np.random.default_rng(5)
     # Entropy's sums must be entropies of one partition: _documents makes them so.

@@ -8,14 +8,15 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from corefud_scorer.readers import formats
+from corefud_scorer.formats.readers import formats
 
 PACKAGE = Path(__file__).resolve().parent.parent / "corefud_scorer"
 # The modules of metrics (v8.01's reading and split antecedents included) and
 # the renderers: where a measure's own name may decide what is done.
-METRIC_MODULES = {"metrics", "measures", "plural", "chains", "chains_scoring", "registry"}
-RENDERERS = {"report", "report_json", "report_v8", "errors_report", "comparison", "plot", "leaderboard_report",
-             "codalab_report"}
+METRIC_MODULES = {"measures.metrics", "measures.further", "alignment.split_antecedents", "v801.chains", "v801.scoring",
+                  "measures.registry"}
+RENDERERS = {"render.text", "render.json_report", "v801.text", "render.error_analysis", "jobs.comparison",
+             "render.plot", "render.leaderboard", "render.codalab"}
 # Import cycles still to be broken: none is left, and a new one fails.
 KNOWN_CYCLES: list[set] = []
 
@@ -52,7 +53,7 @@ def passed_constants(tree):
 def test_only_the_readers_compare_a_format_name():
     names = set(formats())
     found = [f"{path.name}:{line} compares {value!r}" for module, path, tree in modules()
-             if not module.startswith("readers") for line, value in compared_constants(tree) if value in names]
+             if not module.startswith("formats.readers") for line, value in compared_constants(tree) if value in names]
     assert not found, "read the format's profile instead: " + "; ".join(found)
 
 
@@ -61,7 +62,7 @@ def test_only_the_readers_name_a_format():
     # format written somewhere else than its profile.
     names = set(formats())
     found = [f"{path.name}:{line} passes {value!r}" for module, path, tree in modules()
-             if not module.startswith("readers") for line, value in passed_constants(tree) if value in names]
+             if not module.startswith("formats.readers") for line, value in passed_constants(tree) if value in names]
     assert not found, "read the format's profile instead: " + "; ".join(found)
 
 
@@ -168,7 +169,11 @@ def test_the_format_check_finds_a_comparison():
 
 # What may reach a renderer through its imports: the renderers themselves and
 # the front ends (the command line, the web service, the scripts' entry points).
-FRONT_ENDS = ("cli", "web", "dropin", "__main__")
+FRONT_ENDS = ("cli", "web", "v801.dropin", "__main__")
+
+
+def _front_end(module):
+    return any(module == end or module.startswith(end + ".") for end in FRONT_ENDS)
 
 
 def _reach(graph, module):
@@ -185,11 +190,11 @@ def test_the_library_reaches_no_renderer():
     graph = _graph()
     offenders = {}
     for module in graph:
-        if module in RENDERERS - {"comparison"} or module.split(".")[0] in FRONT_ENDS:
+        if module in RENDERERS - {"jobs.comparison"} or _front_end(module):
             continue
         # (comparison holds the resampling's settings and tests beside its table, and imports no renderer.)
         reached = sorted(m for m in _reach(graph, module)
-                         if m in RENDERERS - {"comparison"} or m.split(".")[0] in FRONT_ENDS)
+                         if m in RENDERERS - {"jobs.comparison"} or _front_end(m))
         if reached:
             offenders[module] = reached
     assert not offenders, f"library modules that import a renderer or a front end: {offenders}"

@@ -12,8 +12,8 @@ import pytest
 
 from corefud_scorer import Options, score
 from corefud_scorer.api import score_systems
-from corefud_scorer.registry import CONLL_SCORE as CONLL
-from corefud_scorer.significance import Statistics, approximate_randomization, paired_bootstrap
+from corefud_scorer.measures.registry import CONLL_SCORE as CONLL
+from corefud_scorer.jobs.significance import Statistics, approximate_randomization, paired_bootstrap
 
 from conftest import FIXTURES, ROOT, run_cli
 from schema import validate_bench, validate_result
@@ -75,7 +75,7 @@ def test_width_and_score_only():
     # coefficient's value, the same figure a plot and the error analysis use.
     alpha = score(KEY, RESPONSE, Options(metrics=["alpha", "muc"])).metrics["alpha"].value
     assert run_cli(KEY, RESPONSE, "-b", "-m", "alpha", "muc").out == "%.2f\n" % (alpha * 100)
-    from corefud_scorer.plot import primary_score
+    from corefud_scorer.render.plot import primary_score
     assert primary_score(score(KEY, RESPONSE, Options(metrics=["alpha", "muc"]))) == ("alpha", alpha)
     assert primary_score(score(KEY, RESPONSE, Options(metrics=["muc", "alpha"])))[0] == "muc F1"
 
@@ -157,7 +157,7 @@ def test_confidence_for_one_system_adds_intervals_to_the_json():
 
 
 def test_the_key_is_read_and_loaded_once(generated, monkeypatch):
-    from corefud_scorer.readers import corefud
+    from corefud_scorer.formats.readers import corefud
 
     loads, reads = [], []
     load, read = corefud.CorefUDDocument.load, corefud.read_documents
@@ -215,7 +215,7 @@ def test_bench_intervals_resample_within_datasets(tmp_path):
     folders = [str(first[k].parent) for k in ("gold", "base", "mixed")]
     data = run_cli("bench", *folders, "-m", "muc", "bcub", "ceafe", "--paired-bs", "400", "--output", "json",
                    "-q", "-j", "1").json
-    from corefud_scorer.benchmark import benchmark, pair_folders
+    from corefud_scorer.jobs.bench import benchmark, pair_folders
 
     options = Options(metrics=("muc", "bcub", "ceafe"))
     benches = [benchmark(pair_folders(folders[0], f), options) for f in folders[1:]]

@@ -12,7 +12,7 @@ from conftest import FIXTURES, run_cli
 from corefud_scorer.cli.commands import COMMANDS, summaries
 from corefud_scorer.cli.usage import plain_message
 from corefud_scorer.errors import plain_list
-from corefud_scorer.registry import MEASURES
+from corefud_scorer.measures.registry import MEASURES
 
 KEY = FIXTURES / "example" / "key.conllu"
 RESPONSE = FIXTURES / "example" / "response.conllu"

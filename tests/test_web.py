@@ -25,7 +25,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient  # noqa: E402
 
 from corefud_scorer.web.app import create_app  # noqa: E402
-from corefud_scorer.option_fields import FIELDS  # noqa: E402
+from corefud_scorer.jobs.options import FIELDS  # noqa: E402
 from corefud_scorer.web.options import OptionError, read_form  # noqa: E402
 
 EXAMPLE = FIXTURES / "example"
@@ -371,7 +371,7 @@ def test_the_form_reads_as_the_flags_do():
 
 
 def test_what_a_format_refuses_is_its_profiles_word(client):
-    from corefud_scorer.readers import profile
+    from corefud_scorer.formats.readers import profile
 
     formats = client.get("/api/options").json()["formats"]
     conll, ua, corefud = profile("conll"), formats["ua"]["refused"], formats["corefud"]["refused"]

@@ -134,7 +134,7 @@ def main() -> int:
         for metric in METRICS:
             perl = subprocess.run(["perl", os.path.join(args.reference, "scorer.pl"), metric, key, response],
                                   capture_output=True, text=True)
-            ours = subprocess.run([sys.executable, "-m", "corefud_scorer.dropin", metric, key, response],
+            ours = subprocess.run([sys.executable, "-m", "corefud_scorer.v801.dropin", metric, key, response],
                                   capture_output=True, text=True)
             if perl.returncode or ours.returncode:
                 print(f"{path} {metric}: failed (perl {perl.returncode}, ours {ours.returncode})")

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from .. import memory
-from ..presets import describe
+from ..jobs.presets import describe
 
 from .flags import build_errors_parser, options_from, resampling_from
 
 
 def analyse(key_file, sys_file, options, jobs):
     """The error analysis of one response file (the library's)."""
-    from ..errors_analysis import analyse_files
+    from ..jobs.error_analysis import analyse_files
 
     return analyse_files(key_file, sys_file, options, jobs)
 
@@ -19,10 +19,10 @@ def errors_main(argv: list[str], stdout, stderr) -> int:
     """What a response got wrong: its errors by category and what each costs.
 
     (``corefud-scorer errors KEY SYS``; the first line is its line in ``--help``.)"""
-    from ..errors_analysis import refusal
-    from ..errors_report import plot_errors, render_errors_text
-    from ..report import SCHEMA_VERSION, render_json
-    from ..settings import file_settings, option_settings
+    from ..jobs.error_analysis import refusal
+    from ..render.error_analysis import plot_errors, render_errors_text
+    from ..render.text import SCHEMA_VERSION, render_json
+    from ..provenance import file_settings, option_settings
 
     parser = build_errors_parser()
     args = parser.parse_args(argv)
@@ -35,7 +35,7 @@ def errors_main(argv: list[str], stdout, stderr) -> int:
     if why is not None:
         parser.error(f"errors: {why}")
     if args.plot:
-        from ..plot import check_plot_path
+        from ..render.plot import check_plot_path
 
         check_plot_path(args.plot)
     memory.freeze()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from .. import memory
-from ..presets import describe
+from ..jobs.presets import describe
 
 from .flags import (Progress, as_scored, build_bench_parser, compare_systems, distinct, measures_alone, options_from,
                     names_from, primary_line, report_warnings, resampling_from, signature_of)
@@ -14,9 +14,9 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
     """Many datasets at once (KEY_DIR SYS_DIR or a manifest), macro- and micro-averaged.
 
     (``corefud-scorer bench``; the first line is its line in ``--help``.)"""
-    from ..benchmark import benchmark, benchmark_systems, pair_folders, read_manifest
-    from ..report import benchmark_json, benchmark_rows, render_json, render_table
-    from ..report_json import systems_json
+    from ..jobs.bench import benchmark, benchmark_systems, pair_folders, read_manifest
+    from ..render.text import benchmark_json, benchmark_rows, render_json, render_table
+    from ..render.json_report import systems_json
 
     parser = build_bench_parser()
     args = parser.parse_args(argv)
@@ -36,7 +36,7 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
         parser.error("--sync all prints one pair of files' four score sets; give bench one synchronisation")
     names = names_from(args, parser, args.inputs if len(args.inputs) == 1 else args.inputs[1:])
     if args.plot:
-        from ..plot import check_plot_path
+        from ..render.plot import check_plot_path
 
         check_plot_path(args.plot)
     memory.freeze()
@@ -55,7 +55,7 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
     finally:
         progress.close()
     if args.plot:
-        from ..plot import plot_benchmark
+        from ..render.plot import plot_benchmark
 
         plot_benchmark(benches, args.plot, names)
     for bench in benches:
@@ -65,13 +65,13 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
     signature = signature_of(options, fmt, resampling)
     systems = None
     if several or resampling.asked:
-        from ..comparison import macro_figures
+        from ..jobs.comparison import macro_figures
 
         systems = compare_systems(names, [[r.documents for r in bench.results] for bench in benches],
                                   [macro_figures(bench) for bench in benches], options, resampling, signature,
                                   args, stderr, [dataset.name for dataset in benches[0].datasets])
     if args.output == "json":
-        from ..comparison import add_intervals
+        from ..jobs.comparison import add_intervals
 
         entries = []
         for index, (name, bench) in enumerate(zip(names, benches)):
@@ -94,7 +94,7 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
         table = benchmark_rows(benches[0], per_doc=args.per_doc)
     text += render_table(table, args.output, args.columns, args.width)
     if systems is not None and args.output != "csv":
-        from ..comparison import render
+        from ..jobs.comparison import render
 
         datasets = len(benches[0].datasets)
         title = f"Macro-average over {datasets} dataset{'s' if datasets != 1 else ''}"

@@ -10,7 +10,7 @@ import os
 import tempfile
 
 from ..errors import ScorerError
-from ..presets import PRESETS, describe
+from ..jobs.presets import PRESETS, describe
 from ..results import GROUPS, METRIC_NAMES
 from .flags import PROG
 
@@ -67,7 +67,7 @@ def codalab_main(argv: list[str], stdout, stderr) -> int:
 def _table(shared_task: str | None, metrics: list[str] | None):
     """The options and extra measures of the table (the rule
     :func:`.leaderboard.extra_columns` states)."""
-    from ..leaderboard import extra_columns
+    from ..jobs.leaderboard import extra_columns
     from ..results import Options
 
     return extra_columns(Options.preset(shared_task) if shared_task else Options(), metrics)
@@ -78,13 +78,13 @@ def _outputs(input_dir: str, shared_task: str | None,
     """The three files' text and the problems found; whatever goes wrong,
     the files say so (a crash on the platform shows the participant
     nothing)."""
-    from ..codalab_report import detailed_html, error_html, scores_json, scores_txt
-    from ..leaderboard import COLUMNS, column_settings, primary_column
-    from ..report import render_json
+    from ..render.codalab import detailed_html, error_html, scores_json, scores_txt
+    from ..jobs.leaderboard import COLUMNS, column_settings, primary_column
+    from ..render.text import render_json
 
     try:
-        from ..codalab import evaluate
-        from ..settings import signature
+        from ..jobs.codalab import evaluate
+        from ..provenance import signature
 
         options, extra = _table(shared_task, metrics)
         evaluation = evaluate(input_dir, options, shared_task, extra)
@@ -116,8 +116,8 @@ def _write(folder: str, files: dict[str, str]) -> None:
 
 
 def _bundle(args, stdout) -> int:
-    from ..codalab_report import bundle_files
-    from ..leaderboard import reports_zero
+    from ..render.codalab import bundle_files
+    from ..jobs.leaderboard import reports_zero
 
     options, extra = _table(args.shared_task, args.metrics)
     line = describe(args.shared_task) if args.shared_task else "the scorer's defaults (head match, no singletons)"

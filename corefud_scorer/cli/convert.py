@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..readers import formats as read_formats
-from ..writers import formats as written_formats
+from ..formats.readers import formats as read_formats
+from ..formats.writers import formats as written_formats
 from .flags import PROG
 
 
@@ -23,7 +23,7 @@ def build_convert_parser() -> argparse.ArgumentParser:
 
 def convert_main(argv: list[str], stdout, stderr) -> int:
     """Convert a file between CorefUD, UA, CoNLL-2012 and jsonlines."""
-    from ..convert import convert, loss_warning, target_format
+    from ..jobs.convert import convert, loss_warning, target_format
 
     args = build_convert_parser().parse_args(argv)
     fmt = target_format(args.output, args.to)

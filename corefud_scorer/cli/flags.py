@@ -8,16 +8,16 @@ import argparse
 
 from .. import __version__
 from ..errors import ScorerError
-from ..match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
-from ..parallel import available_cores
-from ..presets import PRESETS
-from ..readers import formats, profiles
-from ..comparison import Resampling
-from ..option_fields import OptionConflict, check_compared, check_tests, resolve
-from ..report_json import as_scored, signature_of  # noqa: F401  (the commands' names)
+from ..alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
+from ..jobs.parallel import available_cores
+from ..jobs.presets import PRESETS
+from ..formats.readers import formats, profiles
+from ..jobs.comparison import Resampling
+from ..jobs.options import OptionConflict, check_compared, check_tests, resolve
+from ..render.json_report import as_scored, signature_of  # noqa: F401  (the commands' names)
 from ..results import GROUPS, METRIC_NAMES, SYNC_CHOICES, Options
-from ..summary import headline, primary_figure
-from ..significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES
+from ..measures.totals import headline, primary_figure
+from ..jobs.significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES
 
 from .usage import Parser
 
@@ -253,7 +253,7 @@ def _format_of(args: argparse.Namespace) -> str:
     if args.format:
         return args.format
     key = getattr(args, "key_file", None)
-    from ..readers import DEFAULT_FORMAT, detect_format
+    from ..formats.readers import DEFAULT_FORMAT, detect_format
 
     if key is None or key == "-":
         return DEFAULT_FORMAT
@@ -287,7 +287,7 @@ class Progress:
             return
         from tqdm import tqdm
 
-        from ..readers import count_documents
+        from ..formats.readers import count_documents
 
         self.files = len(pairs)
         self.bar = tqdm(total=sum(count_documents(k) for k, _ in pairs), unit="doc",
@@ -325,7 +325,7 @@ def compare_systems(names, documents, figures, options: Options, resampling: Res
                     args, stderr, groups: list[str] | None = None):
     """:func:`.comparison.compare` with a progress bar on a terminal, and its
     warnings (too few documents) on stderr unless -q."""
-    from ..comparison import compare
+    from ..jobs.comparison import compare
 
     bar = resampling_bar(resampling, stderr, args.quiet)
     try:
@@ -387,7 +387,7 @@ def distinct(parser, names: list[str]) -> None:
 def names_from(args: argparse.Namespace, parser: argparse.ArgumentParser, paths: list[str]) -> list[str]:
     """The systems' names: ``--names``, one per system and each once, or
     each path's shortest ending that tells it from the others."""
-    from ..comparison import short_names, split_names
+    from ..jobs.comparison import short_names, split_names
 
     if args.names is None:
         return short_names(paths)

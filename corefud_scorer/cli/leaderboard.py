@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from .. import memory
-from ..presets import describe
+from ..jobs.presets import describe
 
 from .flags import PROG, Progress, distinct, names_from, options_from
 
@@ -23,13 +23,13 @@ REFUSED = (("keep_singletons", "-s: the table has its own column with singletons
 
 
 def leaderboard_main(args, parser, stdout, stderr) -> int:
-    from ..benchmark import pair_folders, read_manifest
-    from ..comparison import Resampling
+    from ..jobs.bench import pair_folders, read_manifest
+    from ..jobs.comparison import Resampling
     from ..errors import ScorerError
-    from ..leaderboard import build, column_settings, extra_columns
-    from ..leaderboard_report import to_json
-    from ..leaderboard_report import render
-    from ..report import render_json
+    from ..jobs.leaderboard import build, column_settings, extra_columns
+    from ..render.leaderboard import to_json
+    from ..render.leaderboard import render
+    from ..render.text import render_json
 
     for name, message in REFUSED:
         if getattr(args, name):

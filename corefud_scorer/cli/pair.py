@@ -4,11 +4,11 @@ or JSON), or several compared with intervals and tests."""
 from __future__ import annotations
 
 from .. import memory
-from ..presets import describe
-from ..report import document_rows
-from ..report_json import render_scores
-from ..comparison import Resampling
-from ..option_fields import OptionConflict, check_errors
+from ..jobs.presets import describe
+from ..render.text import document_rows
+from ..render.json_report import render_scores
+from ..jobs.comparison import Resampling
+from ..jobs.options import OptionConflict, check_errors
 from ..results import Options
 
 from .analysis import analyse
@@ -18,7 +18,7 @@ from .flags import (Progress, as_scored, build_parser, compare_systems, distinct
 
 def pair_main(argv: list[str], stdout, stderr, commands: dict[str, str] | None = None) -> int:
     """``commands``: the subcommands ``--help`` lists (name -> one line)."""
-    from ..report import render_table, render_text
+    from ..render.text import render_table, render_text
 
     parser = build_parser(commands)
     args = parser.parse_args(argv)
@@ -57,7 +57,7 @@ def pair_main(argv: list[str], stdout, stderr, commands: dict[str, str] | None =
     if args.per_doc:
         text += "\n" + render_table(document_rows(result), "text", decimals=args.width)
     if errors is not None:
-        from ..errors_report import render_errors_text
+        from ..render.error_analysis import render_errors_text
 
         text += "\n" + render_errors_text(errors)
     stdout.write(text)
@@ -67,8 +67,8 @@ def pair_main(argv: list[str], stdout, stderr, commands: dict[str, str] | None =
 def _systems_main(args, options: Options, resampling: Resampling, names: list[str], stdout, stderr) -> int:
     """Several responses against one key, or intervals or tests asked for."""
     from ..api import score_systems
-    from ..comparison import pair_figures, render
-    from ..report import header, render_table
+    from ..jobs.comparison import pair_figures, render
+    from ..render.text import header, render_table
 
     pairs = [(args.key_file, name) for name in args.sys_files]
     progress = Progress(pairs, stderr, args.quiet)

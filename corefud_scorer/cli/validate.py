@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..readers import formats
+from ..formats.readers import formats
 
 from .flags import PROG
 
@@ -34,8 +34,8 @@ def build_validate_parser() -> argparse.ArgumentParser:
 
 def validate_main(argv: list[str], stdout, stderr) -> int:
     """Every problem of a submission against its key, not only the first."""
-    from ..report import render_json
-    from ..validation import validate
+    from ..render.text import render_json
+    from ..jobs.validation import validate
 
     args = build_validate_parser().parse_args(argv)
     check_forms = False if args.no_form_check else True if args.form_check else None

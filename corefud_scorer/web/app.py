@@ -1,10 +1,10 @@
 """The HTTP service: the page, ``POST /api/score``, ``GET /api/health``.
 
 A request's fields are the command line's scoring options
-(:mod:`corefud_scorer.option_fields`); the library scores the uploaded files
+(:mod:`corefud_scorer.jobs.options`); the library scores the uploaded files
 in a process pool under the names the client gave them, and the answer is
 the JSON the command line prints for the same files and options (the same
-renderer, :mod:`corefud_scorer.report_json`), or the one-line refusal.
+renderer, :mod:`corefud_scorer.render.json_report`), or the one-line refusal.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
 from ..interrupts import ignore_in_worker
-from ..option_fields import CHOICES, COUNT, FIELDS, FLAG
-from ..parallel import available_cores
-from ..readers import sniff_format
+from ..jobs.options import CHOICES, COUNT, FIELDS, FLAG
+from ..jobs.parallel import available_cores
+from ..formats.readers import sniff_format
 from .options import OptionError, describe, read_form
 from .place import where
 from .runner import score_request

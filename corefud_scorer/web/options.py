@@ -1,14 +1,14 @@
 """The form fields of the service: the scoring options of
-:mod:`corefud_scorer.option_fields` (the command line's, by their long names
+:mod:`corefud_scorer.jobs.options` (the command line's, by their long names
 with underscores), read from a request into the values the library takes,
 and described for the page with what each format and measure allows."""
 
 from __future__ import annotations
 
-from ..option_fields import CHOICES, COUNT, FIELDS, FLAG, NUMBER, SECTIONS, refusals
-from ..profile import OPTIONAL_FEATURES
-from ..readers import profiles
-from ..registry import CONLL_SCORE, MEASURES
+from ..jobs.options import CHOICES, COUNT, FIELDS, FLAG, NUMBER, SECTIONS, refusals
+from ..formats.profile import OPTIONAL_FEATURES
+from ..formats.readers import profiles
+from ..measures.registry import CONLL_SCORE, MEASURES
 from ..results import GROUPS
 
 TRUE = {"1", "true", "on", "yes"}

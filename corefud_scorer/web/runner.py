@@ -1,7 +1,7 @@
 """One request scored in a worker process: the library's scoring of the
 uploaded files under the names the client gave them, and the JSON the
 command line's ``--output json`` prints for the same files and options
-(:mod:`corefud_scorer.report_json`), or the one-line refusal."""
+(:mod:`corefud_scorer.render.json_report`), or the one-line refusal."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import traceback
 from dataclasses import dataclass, field
 
 from ..api import score_many, score_systems
-from ..comparison import Resampling
+from ..jobs.comparison import Resampling
 from ..errors import ScorerError
-from ..errors_analysis import analyse_files
-from ..inputs import NamedFile
-from ..option_fields import OptionConflict, check_compared, check_errors, check_tests, resolve
-from ..readers import detect_format
-from ..report_json import render_scores
-from ..significance import DEFAULT_SEED
+from ..jobs.error_analysis import analyse_files
+from ..formats.inputs import NamedFile
+from ..jobs.options import OptionConflict, check_compared, check_errors, check_tests, resolve
+from ..formats.readers import detect_format
+from ..render.json_report import render_scores
+from ..jobs.significance import DEFAULT_SEED
 from .upload import Upload
 
 

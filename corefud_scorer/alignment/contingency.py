@@ -1,0 +1,245 @@
+"""From entities and a mention alignment to each document's contingency.
+
+The key x response contingency counts, for key entity i and response entity
+j, the mentions of i aligned to mentions of j. Scorer 1.2 reads it from two
+sides (each key mention looks up its response entity for recall, each
+response mention its key entity for precision) and CEAF counts membership in
+entities. For well-formed input the three readings are one matrix; they
+differ only where a span stands in two entities of one file, and computing
+each as 1.2 reads it keeps its numbers in that case too. There the lookup
+keeps the entity that comes last in the document's list, so that list must
+be in 1.2's order: by first mention in the whole file, which the reader
+gives (an id already used in an earlier document sorts first, see
+``readers/file_entities.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Hashable
+
+import numpy as np
+
+from .match import Alignment
+from ..model import Document, Mention, PluralMention
+
+
+@dataclass
+class Cells:
+    """Non-zero cells of a sparse contingency: row, column, count arrays.
+    Where mentions are weighted (split antecedents, :mod:`.plural`), a
+    count is the cell's total weight and ``squares`` the sum of its
+    mentions' squared weights; None where every mention weighs 1."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    counts: np.ndarray
+    squares: np.ndarray | None = None
+
+    @classmethod
+    def from_pairs(cls, rows: list[int], cols: list[int], n_cols: int) -> "Cells":
+        if not rows:
+            empty = np.zeros(0, dtype=np.int64)
+            return cls(empty, empty, empty)
+        codes = np.asarray(rows, dtype=np.int64) * max(n_cols, 1) + np.asarray(cols, dtype=np.int64)
+        unique, counts = np.unique(codes, return_counts=True)
+        return cls(unique // max(n_cols, 1), unique % max(n_cols, 1), counts.astype(np.int64))
+
+    def same_as(self, other: "Cells") -> bool:
+        return (np.array_equal(self.rows, other.rows) and np.array_equal(self.cols, other.cols)
+                and np.array_equal(self.counts, other.counts))
+
+
+@dataclass
+class Contingency:
+    """One document's contingency and entity sizes. ``cells`` is the matrix;
+    ``precision_cells`` and ``ceaf_cells`` are the same object unless a span
+    stands in two entities, where 1.2's other readings differ."""
+
+    key_sizes: np.ndarray       # a_i
+    response_sizes: np.ndarray  # b_j
+    cells: Cells                # read from key mentions' side (recall)
+    precision_cells: Cells      # read from response mentions' side
+    ceaf_cells: Cells           # entity membership
+
+    @property
+    def recall_cells(self) -> Cells:
+        return self.cells
+
+
+@dataclass
+class Dropped:
+    """What preparing one side's entities left out or found doubtful."""
+
+    repeated_mentions: int = 0   # the same span twice in one entity (kept once)
+    singletons: int = 0          # entities of one mention (unless kept)
+    shared_spans: int = 0        # spans standing in more than one entity (kept in each)
+    zeros: int = 0               # zero mentions left out (unless kept)
+    merged_plurals: int = 0      # entities merged for standing for the same split antecedent
+    emptied: int = 0             # entities left without mentions once zeros were left out
+
+
+@dataclass
+class Side:
+    """One side's entities, ready to be aligned: each a list of distinct
+    mentions, and indexes from a mention identity to its entities."""
+
+    entities: list[list[Mention]]
+    entity_of: dict        # identity -> entity index (the last one, as in 1.2)
+    members: dict          # identity -> every entity index holding it
+    distinct: dict         # identity -> its first mention
+    dropped: Dropped = field(default_factory=Dropped)
+    document: Document | None = None  # what the side was prepared from
+
+    @property
+    def mentions(self) -> int:
+        return sum(len(e) for e in self.entities)
+
+
+def plural_mention(entity, by_id: dict, identity) -> PluralMention:
+    """The split antecedent of a plural entity: the entities it is made of
+    (a plural among them replaced by its own, a non-referring element kept
+    as the UA library keeps it), each as the tuple of its mentions'
+    identities."""
+    members = set()
+    queue = list(entity.split_antecedents)
+    outside = {e.eid: e for e in entity.non_referring_elements}
+    seen = set()
+    while queue:
+        eid = queue.pop(0)
+        part = by_id.get(eid, outside.get(eid))
+        if eid in seen or part is None:
+            continue
+        seen.add(eid)
+        if part.split_antecedents:
+            queue.extend(part.split_antecedents)
+            outside.update((e.eid, e) for e in part.non_referring_elements)
+        else:
+            members.add(tuple(identity(m) for m in part.mentions))
+    return PluralMention(frozenset(members))
+
+
+def prepare(doc: Document, identity: Callable[[Mention], Hashable], keep_singletons: bool,
+            keep_zeros: bool = True, keep_split_antecedents: bool = False,
+            discourse_deixis: bool = False) -> Side:
+    """Drop repeated spans within an entity, then (unless kept) singletons,
+    and index what is left. As the UA scorer does: with split antecedents
+    kept, each plural entity gains its split antecedent before singletons
+    go, and entities standing for the same one are merged; zeros not kept
+    leave after singletons (an entity may be left with fewer mentions)."""
+    entities = []
+    dropped = Dropped()
+    source = doc.discourse_deixis if discourse_deixis else doc.entities
+    by_id = {entity.eid: entity for entity in source} if keep_split_antecedents else {}
+    for entity in source:
+        seen = {}
+        for mention in entity.mentions:
+            seen.setdefault(identity(mention), mention)
+        mentions = list(seen.values())
+        dropped.repeated_mentions += len(entity.mentions) - len(mentions)
+        if keep_split_antecedents and entity.split_antecedents:
+            mentions.append(plural_mention(entity, by_id, identity))
+        if not (keep_singletons or len(mentions) > 1):
+            dropped.singletons += 1
+            continue
+        if not keep_zeros:
+            kept = [m for m in mentions if not m.is_zero]
+            dropped.zeros += len(mentions) - len(kept)
+            mentions = kept
+            # An entity made only of zeros is gone, not an empty entity every
+            # metric would count (MUC's s-1 links of an entity of size 0).
+            if not mentions:
+                dropped.emptied += 1
+                continue
+        entities.append(mentions)
+    if keep_split_antecedents:
+        entities = _merge_same_plurals(entities, identity, dropped)
+    last, members, distinct = {}, {}, {}
+    for index, entity in enumerate(entities):
+        for mention in entity:
+            ident = identity(mention)
+            last[ident] = index
+            members.setdefault(ident, []).append(index)
+            distinct.setdefault(ident, mention)
+    dropped.shared_spans = sum(1 for m in members.values() if len(m) > 1)
+    return Side(entities, last, members, distinct, dropped, doc)
+
+
+def _merge_same_plurals(entities, identity, dropped):
+    merged: list[dict] = []
+    home: dict = {}  # split antecedent identity -> index in merged
+    for entity in entities:
+        target = None
+        for mention in entity:
+            if type(mention) is PluralMention and identity(mention) in home:
+                target = home[identity(mention)]
+                break
+        if target is None:
+            target = len(merged)
+            merged.append({})
+        else:
+            dropped.merged_plurals += 1
+        for mention in entity:
+            merged[target].setdefault(identity(mention), mention)
+            if type(mention) is PluralMention:
+                home.setdefault(identity(mention), target)
+    return [list(entity.values()) for entity in merged]
+
+
+@dataclass
+class Partition:
+    """A document after singleton removal and alignment: what metrics read."""
+
+    doc_id: object
+    key: Side
+    response: Side
+    alignment: Alignment
+    identity: Callable[[Mention], Hashable]
+    contingency: Contingency
+
+    @property
+    def has_plurals(self) -> bool:
+        """Split antecedents among the mentions (scored by :mod:`.plural`)."""
+        return any(type(m) is PluralMention for side in (self.key, self.response)
+                   for entity in side.entities for m in entity)
+
+
+def partition(doc_id, key: Side, response: Side, alignment: Alignment,
+              identity: Callable[[Mention], Hashable]) -> Partition:
+    """The contingency of two prepared sides under an alignment."""
+    lookup = alignment.merged
+
+    def cells(entities, entity_of, n_cols, transpose):
+        rows, cols = [], []
+        for index, entity in enumerate(entities):
+            for mention in entity:
+                ident = identity(mention)
+                partner = entity_of.get(lookup.get(ident, ident))
+                if partner is not None:
+                    rows.append(index)
+                    cols.append(partner)
+        if transpose:
+            rows, cols = cols, rows
+        return rows, cols
+
+    n_key, n_response = len(key.entities), len(response.entities)
+    recall_cells = Cells.from_pairs(*cells(key.entities, response.entity_of, n_response, False), n_response)
+    precision_cells = Cells.from_pairs(*cells(response.entities, key.entity_of, n_key, True), n_response)
+    rows, cols = [], []
+    for index, entity in enumerate(key.entities):
+        for mention in entity:
+            ident = identity(mention)
+            for j in response.members.get(lookup.get(ident, ident), ()):
+                rows.append(index)
+                cols.append(j)
+    ceaf_cells = Cells.from_pairs(rows, cols, n_response)
+    if ceaf_cells.same_as(recall_cells):
+        ceaf_cells = recall_cells
+    if precision_cells.same_as(recall_cells):
+        precision_cells = recall_cells
+
+    contingency = Contingency(
+        np.array([len(e) for e in key.entities], dtype=np.int64),
+        np.array([len(e) for e in response.entities], dtype=np.int64),
+        recall_cells, precision_cells, ceaf_cells)
+    return Partition(doc_id, key, response, alignment, identity, contingency)

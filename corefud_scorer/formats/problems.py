@@ -1,0 +1,86 @@
+"""Where the readers and the alignment check report what is wrong with an
+input: raised at the first error (scoring stops there), or collected with
+the reader going on to the next line, sentence or document (validation).
+
+Each problem has a kind, from :data:`HINTS`, which says what to do about it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import ScorerError
+
+# Kind -> what to do about a problem of that kind.
+HINTS = {
+    "file": "give a readable file of the format the key is in",
+    "encoding": "save the file as UTF-8",
+    "header": "declare the header once, before the first sentence, as the key declares it",
+    "columns": "give every token line the columns the format declares, separated by tabs",
+    "token-id": "number the words of each sentence 1, 2, 3, ... as the key numbers them",
+    "empty-node": "number the empty nodes after word N as N.1, N.2, ..., right after word N",
+    "head": "give a head that stands inside the sentence (HEAD) or inside the mention (head index)",
+    "brackets": "open each mention before closing it, and close it in the sentence it was opened in",
+    "entity-id": "write the entity ids as the format's bracket syntax asks (the key shows it)",
+    "annotation": "correct the coreference annotation as the message says",
+    "document": "enclose each document between its start and end lines, once",
+    "document-missing": "give every document of the key, in the key's order",
+    "document-extra": "leave out documents the key does not have",
+    "document-start": "start the documents where the key starts them, with the key's ids",
+    "sentence-missing": "give every sentence of the key, in the key's order",
+    "sentence-extra": "leave out sentences the key does not have",
+    "sentence-id": "copy the key's sent_id comments unchanged",
+    "word-count": "give each sentence the words of the key's sentence, no more and no fewer",
+    "word-form": "copy the key's word forms unchanged",
+    "pairing": "name each file as the key's file of that dataset is named",
+    "warning": "nothing needs to change for scoring; check that it is what was meant",
+}
+
+ERROR, WARNING = "error", "warning"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input, at its first place (``path``, ``line``)."""
+
+    kind: str
+    message: str
+    path: str | None
+    line: int | None
+    severity: str = ERROR
+    where: tuple = ()  # every place the error names (a key/response pair names both)
+
+    @property
+    def hint(self) -> str:
+        return HINTS.get(self.kind, HINTS["annotation"])
+
+
+class Problems:
+    """The problems of one input. Raising (the default, :data:`STOP`): the
+    first error is raised as the :class:`ScorerError` it is, and warnings
+    are left to the scoring's own. Collecting: every problem is kept and
+    the reporter goes on, so a caller recovers where it can."""
+
+    def __init__(self, collect: bool = False, focus: str | None = None):
+        self.collecting = collect
+        # The file whose place is a problem's first place (the response's, in a key/response pair).
+        self.focus = focus
+        self.items: list[Problem] = []
+
+    def error(self, kind: str, err: ScorerError) -> None:
+        if not self.collecting:
+            raise err from None
+        self.items.append(self._problem(kind, err, ERROR))
+
+    def warning(self, kind: str, err: ScorerError) -> None:
+        if self.collecting:
+            self.items.append(self._problem(kind, err, WARNING))
+
+    def _problem(self, kind: str, err: ScorerError, severity: str) -> Problem:
+        where = tuple(err.where)
+        first = next((place for place in where if place[0] == self.focus), where[0] if where else (None, None))
+        return Problem(kind, err.message, first[0], first[1], severity, where)
+
+
+# The scoring's reporter: the first error is raised.
+STOP = Problems()

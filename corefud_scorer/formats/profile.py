@@ -1,0 +1,82 @@
+"""What a file format means for scoring: its defaults, what ``-m all``
+stands for, the matching modes and options it supports, its text and its
+reading of repeated spans.
+
+Each reader exports one :class:`FormatProfile` as ``PROFILE``; option
+resolution (:class:`~corefud_scorer.results.Options`), the command line, the
+web form and the report read it, so that no other module compares a value
+with a format's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import ScorerError
+
+# The layouts of the text output: scorer 1.2's, and the UA scorer's.
+SCORER_12_TEXT = "scorer 1.2"
+UA_SCORER_TEXT = "UA scorer"
+
+# The options a format may lack, by their command-line spelling.
+OPTIONAL_FEATURES = {
+    "keep_zeros": "--keep-zeros",
+    "keep_split_antecedents": "-l/--keep-split-antecedents",
+    "discourse_deixis": "-d/--evaluate-discourse-deixis",
+    "only_split_antecedent": "--only-split-antecedent",
+    "np_only": "--np-only",
+    "remove_nested": "--remove-nested-mentions",
+    "shared_task": "-t/--shared-task",
+}
+
+
+@dataclass(frozen=True)
+class FormatProfile:
+    """One format's scoring rules.
+
+    ``defaults`` gives, for each option a caller leaves as None, its value
+    for files of this format. ``matching_modes`` are the ``-a`` modes the
+    format can honour (head-based ones need heads), ``features`` the
+    optional settings it supports (keys of :data:`OPTIONAL_FEATURES`).
+    ``text`` names the layout of its text output (:data:`SCORER_12_TEXT`
+    or :data:`UA_SCORER_TEXT`) and ``repeated_spans`` whose reading
+    of a span given twice it follows (``"1.2"`` or ``"v8.01"``, the
+    reference scorer's)."""
+
+    name: str
+    title: str
+    defaults: dict
+    all_metrics: tuple[str, ...]
+    matching_modes: tuple[str, ...]
+    features: frozenset = field(default_factory=frozenset)
+    text: str = SCORER_12_TEXT
+    repeated_spans: str = "1.2"
+    why_not: dict = field(default_factory=dict)  # mode or feature -> why the format cannot honour it
+    # Formats whose files a file of this one is scored against (documents
+    # read alike, scored by the same rules): key and response may mix them.
+    pairs_with: tuple[str, ...] = ()
+
+    def supports(self, feature: str) -> bool:
+        return feature in self.features
+
+    def reason(self, what: str) -> str:
+        """Why the format cannot honour ``what`` (a mode, feature or measure)."""
+        return self.why_not.get(what, f"not supported for {self.title} files")
+
+    def refuse(self, what: str, flag: str) -> ScorerError:
+        return ScorerError(f"{flag}: {self.reason(what)}")
+
+
+def spans_only_refusals(subject: str, has: str) -> dict[str, str]:
+    """Why a format whose mentions are bare spans (``subject`` and its verb,
+    e.g. "jsonlines files", "have") refuses what needs more: minimum spans,
+    zeros, split antecedents and the layers beside identity."""
+    no = f"{subject} {has} no"
+    return {"partial-craft": f"needs minimum spans, and {subject} {has} none; use -a exact",
+            "keep_zeros": f"{no} zero mentions",
+            "keep_split_antecedents": f"{no} split antecedents",
+            "discourse_deixis": f"{no} discourse-deixis layer",
+            "only_split_antecedent": f"{no} split antecedents",
+            "bridging": f"{no} bridging",
+            "non-referring": f"{no} non-referring markables",
+            "empty-nodes": f"{no} empty nodes"}

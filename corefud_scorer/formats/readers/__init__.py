@@ -1,0 +1,136 @@
+"""Readers: one module per file format, each behind the same seam.
+
+A reader module has ``FORMAT`` (its name for ``--format``), ``PROFILE`` (what
+the format means for scoring: :class:`~corefud_scorer.formats.profile.FormatProfile`),
+``sniff(head)``
+(does the start of a file look like this format?), ``DOCUMENT_START`` (the
+bytes a line opening a document starts with), ``SUFFIXES`` (its file names) and
+``read_documents(path, side)``, which validates the file with exact line
+numbers and yields :class:`~corefud_scorer.model.SourceDocument` objects
+one by one. Everything after reading is shared by all formats.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import stat
+from functools import lru_cache
+from importlib import import_module
+from types import ModuleType
+from typing import Iterator
+
+from ...errors import ScorerError
+from ...model import SourceDocument
+from ..problems import STOP, Problems
+from ..profile import FormatProfile
+from .files import head, open_bytes
+
+# Name -> module; the first format whose sniff() accepts a file is detected.
+# The default format is listed last: it is what a file nobody claims is read as.
+_MODULES = {"ua": "ua", "conll": "conll2012", "jsonlines": "jsonlines", "corefud": "corefud"}
+DEFAULT_FORMAT = "corefud"
+
+
+def formats() -> tuple[str, ...]:
+    return tuple(_MODULES)
+
+
+def reader(fmt: str) -> ModuleType:
+    if fmt not in _MODULES:
+        raise ValueError(f"unknown format {fmt!r} (known: {', '.join(_MODULES)})")
+    return import_module(f".{_MODULES[fmt]}", __name__)
+
+
+def profile(fmt: str | None) -> FormatProfile:
+    """The scoring profile of a format (the default format's for None)."""
+    return reader(fmt or DEFAULT_FORMAT).PROFILE
+
+
+def profiles() -> dict[str, FormatProfile]:
+    return {fmt: profile(fmt) for fmt in _MODULES}
+
+
+def _head(path: str, size: int = 8192) -> str:
+    # Nothing for a file that cannot be read: its reader reports the problem.
+    return head(path, size).decode("utf-8", errors="replace").lstrip("\ufeff")
+
+
+def detect_format(path: str) -> str:
+    """The format of a file from its first few KB; the default when unsure.
+    A regular file is read once however often it is asked about (the
+    command line's defaults, the pair's check, each reader), until it
+    changes."""
+    try:
+        status = os.stat(path)
+    except (OSError, TypeError, ValueError):
+        return sniff_format(_head(path))
+    if not stat.S_ISREG(status.st_mode):
+        return sniff_format(_head(path))  # no file version to remember it by
+    return _detected(os.path.abspath(path), status.st_dev, status.st_ino, status.st_mtime_ns, status.st_size)
+
+
+@lru_cache(maxsize=64)
+def _detected(path: str, *version) -> str:
+    return sniff_format(_head(path))
+
+
+@lru_cache(maxsize=1)
+def file_suffixes() -> tuple[str, ...]:
+    """Every format's file names, longest first (``.ua.conllu`` before ``.conllu``)."""
+    return tuple(sorted({s for fmt in _MODULES for s in reader(fmt).SUFFIXES}, key=len, reverse=True))
+
+
+def count_documents(path: str) -> int:
+    """How many documents a file holds, by a quick scan for the lines its
+    format opens a document with (for a progress bar only; at least 1)."""
+    mark = reader(detect_format(path)).DOCUMENT_START
+    count = 0
+    try:
+        with open_bytes(path, "file") as handle:
+            for line in handle:
+                if line.startswith(mark):
+                    count += 1
+    except (OSError, ScorerError):
+        return 0
+    return max(count, 1)
+
+
+def sniff_format(head: str) -> str:
+    """The format a file's first few KB of text say; the default when unsure."""
+    for fmt, module in _MODULES.items():
+        if fmt != DEFAULT_FORMAT and import_module(f".{module}", __name__).sniff(head):
+            return fmt
+    return DEFAULT_FORMAT
+
+
+def resolve_format(fmt: str | None, key_path: str, response_path: str) -> str:
+    """The format the files are scored in: the one asked for, or the one
+    detected, which must be the same for key and response or one the key's
+    format pairs with (then the key's)."""
+    if fmt:
+        return fmt
+    key_format, response_format = detect_format(key_path), detect_format(response_path)
+    if key_format != response_format and response_format not in profile(key_format).pairs_with:
+        raise ScorerError(f"the key is in the {key_format} format but the response in the "
+                          f"{response_format} format", (key_path, None), (response_path, None))
+    return key_format
+
+
+def read_documents(path: str, side: str, fmt: str, words: bool = False,
+                   parses: bool = False, deps: bool = False, problems: Problems = STOP) -> Iterator[SourceDocument]:
+    """``words``: the loaded documents carry their words (``Document.text``),
+    for error analysis; ``parses``: the CoNLL-2012 documents carry their
+    parse bits, for NP-only; ``deps``: a UA zero keeps its DEPS, for
+    conversion. Each is asked only of a reader that can give
+    it (one that takes the argument), and only when wanted. A file detected
+    in a format ``fmt`` pairs with is read in its own format. ``problems``
+    receives what is wrong with the file (by default the first problem is
+    raised; collected, the reader goes on)."""
+    detected = detect_format(path)
+    module = reader(detected if detected in profile(fmt).pairs_with else fmt)
+    wanted = {name: True for name, on in (("words", words), ("parses", parses), ("deps", deps))
+              if on and name in inspect.signature(module.read_documents).parameters}
+    if problems is not STOP:
+        wanted["problems"] = problems
+    return module.read_documents(path, side, **wanted)

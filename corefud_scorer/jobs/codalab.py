@@ -1,0 +1,254 @@
+"""A CodaLab / Codabench scoring program: the gold files in ``INPUT/ref/``,
+the unzipped submission in ``INPUT/res/`` (its files at the top or in one
+folder; a ``.zip`` there is opened), scored dataset by dataset under the
+leaderboard's settings (:mod:`.leaderboard`).
+
+A submission is scored as far as it can be: a dataset it lacks counts 0 in
+every macro-average and is named, a file that cannot be scored is named with
+the scorer's one-line error and counts 0, with every problem submission
+validation finds in it (:func:`.validation.validate`: file, line, what is
+wrong, what to do), and the other datasets are scored. With nothing missing
+or wrong, every figure equals ``bench``'s; the extra measures asked (the
+empty-node evaluation) are scored under the primary setting.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from .bench import Dataset, benchmark_settings, dataset_name
+from ..errors import ScorerError
+from .leaderboard import COLUMNS, ZERO, column_settings, extra_measures, primary_column, reports_zero
+from ..results import Options
+
+SUFFIX = ".conllu"
+# Folders an archiver adds beside the files.
+IGNORED = ("__MACOSX",)
+SCORED, MISSING, MALFORMED, FAILED = "scored", "missing", "malformed", "error"
+
+
+@dataclass
+class DatasetScore:
+    """One gold dataset: the submission's file, how it went, the problem
+    (one line), and each column's CoNLL F1 and the zero score (None where
+    not scored or undefined)."""
+
+    dataset: str
+    key: str
+    response: str | None
+    status: str
+    problem: str | None = None
+    scores: dict[str, float | None] = field(default_factory=dict)
+    zero: float | None = None
+    warnings: list[str] = field(default_factory=list)  # what scoring noticed, one line per kind
+    extra_scores: dict[str, float | None] = field(default_factory=dict)  # each extra measure's F1
+    # A malformed file: every problem validation finds ({file, line, severity, kind, message, hint}).
+    validation: list[dict] = field(default_factory=list)
+
+
+@dataclass
+class Evaluation:
+    primary: str
+    with_zero: bool
+    datasets: list[DatasetScore]
+    scores: dict[str, float]          # each column's macro-average, missing datasets counting 0
+    zero: float | None
+    problems: list[str]               # what was wrong with the submission, one line each
+    extra_files: list[str]            # submitted files naming no gold dataset
+    signature: str = ""
+    shared_task: str | None = None
+    extra_names: tuple[str, ...] = ()
+    extra_scores: dict[str, float | None] = field(default_factory=dict)  # over the datasets where defined
+
+
+def _visible(entries):
+    return [e for e in entries if not e.name.startswith(".") and e.name not in IGNORED]
+
+
+def conllu_folder(folder: str) -> str:
+    """The folder holding the files: ``folder`` itself when ``*.conllu``
+    files stand at its top, else its one subfolder (as a zip of a folder
+    unpacks)."""
+    entries = _visible(os.scandir(folder))
+    if any(e.is_file() and e.name.endswith(SUFFIX) for e in entries):
+        return folder
+    folders = [e for e in entries if e.is_dir()]
+    if len(folders) == 1:
+        return conllu_folder(folders[0].path)
+    return folder
+
+
+def _archive(folder: str) -> str | None:
+    entries = _visible(os.scandir(folder))
+    if any(e.is_file() and e.name.endswith(SUFFIX) for e in entries):
+        return None
+    zips = sorted(e.path for e in entries if e.is_file() and e.name.lower().endswith(".zip"))
+    return zips[0] if len(zips) == 1 else None
+
+
+def unpack(archive: str, into: str) -> None:
+    """Extract a submitted zip, refusing members that would land outside
+    ``into``."""
+    try:
+        with zipfile.ZipFile(archive) as handle:
+            root = os.path.realpath(into)
+            for member in handle.namelist():
+                target = os.path.realpath(os.path.join(into, member))
+                if os.path.commonpath([root, target]) != root:
+                    raise ScorerError(f"the archive's member {member!r} points outside it", (archive, None))
+            handle.extractall(into)
+    except (zipfile.BadZipFile, OSError) as err:
+        raise ScorerError(f"cannot open the archive: {err}", (archive, None)) from None
+
+
+def _files(folder: str) -> dict[str, list[str]]:
+    """The ``*.conllu`` files of a folder by dataset name."""
+    out: dict[str, list[str]] = {}
+    for entry in sorted(_visible(os.scandir(folder)), key=lambda e: e.name):
+        if entry.is_file() and entry.name.endswith(SUFFIX):
+            out.setdefault(dataset_name(entry.name), []).append(entry.path)
+    return out
+
+
+def evaluate(input_dir: str, options: Options, shared_task: str | None = None,
+             extra: Sequence[str] = ()) -> Evaluation:
+    """Score the submission of ``input_dir`` (``ref/`` and ``res/``) against
+    its gold files, dataset by dataset; only a missing or empty gold folder is
+    an error (the program's own setup, not the submission). ``extra``:
+    measures scored under the primary setting beside the columns
+    (:func:`.leaderboard.extra_columns`)."""
+    ref, res = os.path.join(input_dir, "ref"), os.path.join(input_dir, "res")
+    if not os.path.isdir(ref):
+        raise ScorerError("no gold folder 'ref'", (input_dir, None))
+    keys = _files(conllu_folder(ref))
+    if not keys:
+        raise ScorerError("no gold *.conllu file", (ref, None))
+    doubled = [name for name, paths in keys.items() if len(paths) > 1]
+    if doubled:
+        raise ScorerError(f"two gold files of dataset(s) {', '.join(doubled)}", (ref, None))
+    problems: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="corefud-scorer-submission-") as unpacked:
+        responses: dict[str, list[str]] = {}
+        if not os.path.isdir(res):
+            problems.append("the submission is empty (no 'res' folder)")
+        else:
+            folder = res
+            archive = _archive(res)
+            if archive is not None:
+                try:
+                    unpack(archive, unpacked)
+                    folder = unpacked
+                except ScorerError as err:
+                    problems.append(str(err))
+            responses = _files(conllu_folder(folder))
+            if not responses and not problems:
+                problems.append("the submission holds no *.conllu file")
+        unmatched = sorted(os.path.basename(p) for name, paths in responses.items() if name not in keys
+                           for p in paths)
+        if unmatched:
+            problems.append(f"{len(unmatched)} submitted file(s) name no gold dataset, not scored: "
+                            f"{', '.join(unmatched)}")
+        settings = column_settings(options, extra)
+        datasets = []
+        for name in sorted(keys, key=lambda n: os.path.basename(keys[n][0])):
+            key = keys[name][0]
+            found = responses.get(name, [])
+            if not found:
+                datasets.append(DatasetScore(name, key, None, MISSING, f"dataset {name}: no file in the submission "
+                                             f"(expected {os.path.basename(key)}); it counts 0"))
+            elif len(found) > 1:
+                datasets.append(DatasetScore(name, key, None, MALFORMED,
+                                             f"dataset {name}: {len(found)} files "
+                                             f"({', '.join(os.path.basename(p) for p in found)}); "
+                                             "submit one; it counts 0"))
+            else:
+                datasets.append(score_dataset(name, key, found[0], settings))
+        if reports_zero(options) or extra:
+            for d in datasets:
+                if d.status != SCORED:
+                    d.zero, d.extra_scores = _when_unscored(d, settings[primary_column(options)], reports_zero(options),
+                                                       tuple(extra))
+    problems += [d.problem for d in datasets if d.problem]
+    evaluation = _average(datasets, primary_column(options), reports_zero(options), problems, unmatched,
+                          shared_task)
+    evaluation.extra_names = tuple(extra)
+    evaluation.extra_scores = {name: _defined_mean([d.extra_scores.get(name) for d in datasets]) for name in extra}
+    return evaluation
+
+
+def score_dataset(name: str, key: str, response: str, settings: dict[str, Options]) -> DatasetScore:
+    """One dataset under every column's setting (one reading of its files);
+    a file that cannot be scored gives the scorer's one-line error."""
+    try:
+        scored = benchmark_settings([[Dataset(name, key, response)]], list(settings.values()))
+    except ScorerError as err:
+        found = validation_problems(key, response)
+        more = f" ({len(found)} problems found in the file, each listed)" if len(found) > 1 else ""
+        return DatasetScore(name, key, response, MALFORMED,
+                            f"dataset {name}: {_relative(str(err))}; it counts 0{more}", validation=found)
+    except Exception as err:  # the platform shows nothing of a crash: name it and go on
+        return DatasetScore(name, key, response, FAILED,
+                            f"dataset {name}: the scorer failed ({type(err).__name__}: {err}); it counts 0")
+    results = {column: per_system[0].results[0] for column, per_system in zip(settings, scored)}
+    with_zero = next((c for c, o in settings.items() if ZERO in o.metric_list), None)
+    zero = results[with_zero].metrics[ZERO].f1 if with_zero else None
+    warnings = [_relative(line) for line in next(iter(results.values())).warnings]
+    # The extra measures are computed in the primary column's setting alone.
+    extra = {m: results[c].metrics[m].f1 for c, o in settings.items() for m in extra_measures(o.metric_list)}
+    return DatasetScore(name, key, response, SCORED, None, {c: r.conll for c, r in results.items()}, zero, warnings,
+                        extra)
+
+
+def validation_problems(key: str, response: str) -> list[dict]:
+    """Every problem submission validation finds in a file that could not
+    be scored, files by name only; none when validation itself fails (the
+    scorer's own error line still names the first problem)."""
+    from .validation import validate
+
+    try:
+        found = validate(response, key).problems
+    except Exception:  # noqa: BLE001 - the scorer's one line is said already
+        return []
+    return [{"file": os.path.basename(p.path) if p.path else None, "line": p.line, "severity": p.severity,
+             "kind": p.kind, "message": _relative(p.message), "hint": p.hint} for p in found]
+
+
+def _when_unscored(dataset: DatasetScore, options: Options, with_zero: bool,
+                   extra: tuple[str, ...]) -> tuple[float | None, dict[str, float | None]]:
+    """The zero score and the extra measures of a dataset not scored: 0
+    where the key has what they count (as for a response without it),
+    undefined where it has none (the key scored against itself says which)."""
+    try:
+        (bench,), = benchmark_settings([[Dataset(dataset.dataset, dataset.key, dataset.key)]], [options])
+    except Exception:  # noqa: BLE001 - a gold file that cannot be read counts no score
+        return None, dict.fromkeys(extra)
+    metrics = bench.results[0].metrics
+    zero = None if not with_zero or metrics[ZERO].f1 is None else 0.0
+    return zero, {name: None if metrics[name].f1 is None else 0.0 for name in extra}
+
+
+def _defined_mean(values: list[float | None]) -> float | None:
+    counted = [v for v in values if v is not None]
+    return sum(counted) / len(counted) if counted else None
+
+
+def _relative(message: str) -> str:
+    """An error line without the platform's temporary folders: files by
+    name only."""
+    import re
+
+    return re.sub(r"(?:/[^\s:/]+)+/([^\s:/]+\.conllu)", r"\1", message)
+
+
+def _average(datasets: list[DatasetScore], primary: str, with_zero: bool, problems: list[str],
+             extra_files: list[str], shared_task: str | None) -> Evaluation:
+    """Each column's mean over the gold datasets, in order, a dataset not
+    scored counting 0; the zero score's over the datasets where it is
+    defined (:func:`_zero_when_unscored` for those not scored)."""
+    scores = {c: sum(d.scores.get(c) or 0.0 for d in datasets) / len(datasets) for c in COLUMNS}
+    zero = _defined_mean([d.zero for d in datasets]) if with_zero else None
+    return Evaluation(primary, with_zero, datasets, scores, zero, problems, extra_files, shared_task=shared_task)

@@ -1,0 +1,257 @@
+"""The scoring options by name, as a front end asks for them, and the one way
+from what was asked to :class:`~corefud_scorer.results.Options`, with the
+checks every front end makes: a preset against the settings it fixes, the
+settings against each other, the format's own refusals.
+
+A field's name is the command line's long option with underscores
+(``--keep-singletons`` is ``keep_singletons``): the HTTP API takes these
+fields, and ``tests/test_web.py`` holds them equal to the command line's
+scoring flags. What a format cannot honour is its profile's to say
+(:mod:`.profile`), what a measure can do the registry's (:mod:`.registry`);
+the table below only says how a field is asked for and where the page
+shows it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from ..errors import ScorerError, plain_setting
+from ..alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
+from .presets import PRESETS
+from ..formats.profile import OPTIONAL_FEATURES
+from ..formats.readers import formats
+from ..measures.registry import CONLL_PARTS, CONLL_SCORE
+from ..results import GROUPS, METRIC_NAMES, SYNC_CHOICES, Options, format_profile
+from .significance import (AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES,
+                           not_resampled)
+
+# Where the page shows a field: the basic settings, then folded groups.
+SECTIONS = {
+    "basic": "Basic settings",
+    "mentions": "Mentions, zeros and split antecedents",
+    "measures": "Further measures and synchronisation",
+    "systems": "Several systems: intervals and tests",
+    "files": "Files and output",
+}
+
+# The kinds of field: a flag (true or false), one of the choices, several of
+# them, a count (true for its default number, or a number; off by default),
+# a whole number.
+FLAG, CHOICE, CHOICES, COUNT, NUMBER = "flag", "choice", "choices", "count", "number"
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    flag: str            # the command line's spelling
+    kind: str
+    section: str
+    label: str
+    help: str
+    choices: tuple = ()
+    default: object = None
+    feature: str | None = None  # the profile feature it needs (a key of OPTIONAL_FEATURES)
+    most: int | None = None     # a count's largest value (resampling's limits)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "flag": self.flag, "kind": self.kind, "section": self.section,
+                "label": self.label, "help": self.help, "choices": list(self.choices) or None,
+                "default": self.default, "feature": self.feature}
+
+
+def _fields(*fields: Field) -> dict[str, Field]:
+    return {f.name: f for f in fields}
+
+
+FIELDS = _fields(
+    Field("shared_task", "-t/--shared-task", CHOICE, "basic", "CRAC preset",
+          "the settings of a CRAC shared task's official ranking", tuple(sorted(PRESETS)), feature="shared_task"),
+    Field("match", "-a/--match", CHOICE, "basic", "Mention matching",
+          "how key and response mentions are matched (partial-corefud is partial)",
+          MATCHING_MODES[:2] + tuple(MATCHING_SYNONYMS) + MATCHING_MODES[2:]),
+    Field("keep_singletons", "-s/--keep-singletons", FLAG, "basic", "Keep singletons",
+          "score singleton entities too (dropped by default)"),
+    Field("metrics", "-m/--metrics", CHOICES, "basic", "Metrics",
+          "the metrics to compute (none ticked: the format's default set)", tuple(GROUPS) + METRIC_NAMES),
+    Field("zero_match_method", "-z/--zero-match-method", CHOICE, "mentions", "Zero matching",
+          "match zeros by position or by enhanced dependencies", ZERO_METHODS),
+    Field("exact_match", "-x/--exact-match", FLAG, "mentions", "Exact match", "the same as match exact"),
+    Field("keep_zeros", "--keep-zeros", FLAG, "mentions", "Keep zeros",
+          "score zero mentions in files of the other formats too (CorefUD files always keep them)",
+          feature="keep_zeros"),
+    Field("keep_split_antecedents", "-l/--keep-split-antecedents", FLAG, "mentions", "Keep split antecedents",
+          "score plural mentions with the entities they are made of; needs keep singletons",
+          feature="keep_split_antecedents"),
+    Field("evaluate_discourse_deixis", "-d/--evaluate-discourse-deixis", FLAG, "mentions",
+          "Discourse deixis", "score discourse deixis instead of identity (sets keep singletons and "
+          "keep split antecedents)", feature="discourse_deixis"),
+    Field("only_split_antecedent", "--only-split-antecedent", FLAG, "mentions", "Only split antecedents",
+          "score only the alignment of split antecedents (sets keep singletons and keep split antecedents)",
+          feature="only_split_antecedent"),
+    Field("allow_boundary_crossing", "--allow-boundary-crossing", FLAG, "mentions", "Allow boundary crossing",
+          "UA markables closed by name may cross others (always accepted; the UA scorer's flag)"),
+    Field("np_only", "--np-only", FLAG, "mentions", "NP only",
+          "leave out the mentions the key's parse makes verb phrases", feature="np_only"),
+    Field("remove_nested_mentions", "--remove-nested-mentions", FLAG, "mentions", "Remove nested mentions",
+          "leave out each mention inside another of its entity", feature="remove_nested"),
+    Field("sync", "--sync", CHOICE, "measures", "Markable synchronisation",
+          "rebuild key and response over one mention set before the metrics of the contingency; "
+          "all: the four side by side", SYNC_CHOICES),
+    Field("confidence", "--confidence", COUNT, "systems", "Confidence intervals",
+          "percentile bootstrap intervals of every figure: true, or a number of samples",
+          default=BOOTSTRAP_SAMPLES, most=MAX_BOOTSTRAP_SAMPLES),
+    Field("paired_bs", "--paired-bs", COUNT, "systems", "Paired bootstrap test",
+          "against the first response: true, or a number of samples", default=BOOTSTRAP_SAMPLES,
+          most=MAX_BOOTSTRAP_SAMPLES),
+    Field("paired_ar", "--paired-ar", COUNT, "systems", "Approximate randomization test",
+          "against the first response: true, or a number of trials", default=AR_TRIALS, most=MAX_AR_TRIALS),
+    Field("seed", "--seed", NUMBER, "systems", "Random seed", "the resampling's random seed",
+          default=DEFAULT_SEED),
+    Field("format", "--format", CHOICE, "files", "Format", "the files' format (default: told from the key)",
+          tuple(formats())),
+    Field("no_form_check", "--no-form-check", FLAG, "files", "Skip the word-form check",
+          "do not compare the key's and the response's word forms"),
+    Field("form_check", "--form-check", FLAG, "files", "Refuse differing word forms",
+          "refuse CoNLL-2012 files whose word forms differ (by default a warning)"),
+    Field("per_doc", "--per-doc", FLAG, "files", "Per document", "add one row per document"),
+    Field("errors", "--errors", FLAG, "files", "Error analysis",
+          "add an error analysis (one response, without intervals or tests)"),
+)
+
+
+class OptionConflict(ScorerError):
+    """Settings that contradict each other, a preset or the number of files:
+    the command line's usage error, the API's 422."""
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The options, and the flags that set others as they imply (said as a
+    warning once the options are known to be right)."""
+    options: Options
+    implied: tuple[str, ...] = ()
+
+
+def resolve(asked: Mapping, fmt: str) -> Resolved:
+    """Options from what was asked (field name -> value; absent, None or
+    False: not asked) for files of format ``fmt``; what is left unset takes
+    the format's defaults (its reader's profile). A setting that contradicts
+    the preset or another is an :class:`OptionConflict`; one the format
+    cannot honour is refused by the options' own check."""
+    get = asked.get
+    profile = format_profile(fmt)
+    shared_task = get("shared_task")
+    if shared_task and not profile.supports("shared_task"):
+        raise profile.refuse("shared_task", OPTIONAL_FEATURES["shared_task"])
+    match = get("match")
+    if match in MATCHING_SYNONYMS:
+        match = MATCHING_SYNONYMS[match]
+    keep_singletons = get("keep_singletons") or None
+    keep_split = bool(get("keep_split_antecedents"))
+    implied = []
+    for flag, on in (("--evaluate-discourse-deixis", get("evaluate_discourse_deixis")),
+                     ("--only-split-antecedent", get("only_split_antecedent"))):
+        if on and not (keep_split and keep_singletons):
+            implied.append(flag)
+            keep_split = keep_singletons = True
+    if keep_split and not keep_singletons:
+        raise OptionConflict("-l/--keep-split-antecedents needs -s/--keep-singletons "
+                             "(an antecedent of a plural may be a singleton)")
+    metrics = get("metrics")
+    if metrics and CONLL_SCORE in metrics:
+        # Expanded here, so that a preset's metrics compare with the parts.
+        metrics = [m for name in metrics for m in (CONLL_PARTS if name == CONLL_SCORE else (name,))]
+    if get("form_check") and get("no_form_check"):
+        raise OptionConflict("--form-check contradicts --no-form-check")
+    if get("exact_match") and match not in (None, "exact"):
+        raise OptionConflict(f"-x/--exact-match contradicts -a {match}")
+    if get("exact_match"):
+        match = "exact"
+    given = {"match": match, "keep_singletons": keep_singletons,
+             "zero_match": get("zero_match_method"), "metrics": metrics, "sync": get("sync")}
+    if shared_task:
+        preset = Options.preset(shared_task)
+        wanted = {"match": preset.match, "keep_singletons": preset.keep_singletons,
+                  "zero_match": preset.zero_match, "metrics": list(preset.metrics), "sync": None}
+        for name, value in given.items():
+            if value is not None and value != wanted[name]:
+                raise OptionConflict(f"--shared-task {shared_task} sets {name.replace('_', ' ')} to "
+                                     f"{plain_setting(wanted[name])}; the flags ask for {plain_setting(value)}")
+        given = wanted
+    options = Options(
+        metrics=tuple(given["metrics"]) if given["metrics"] else None,
+        keep_singletons=bool(given["keep_singletons"]),
+        match=given["match"],
+        zero_match=given["zero_match"],
+        format=get("format"),
+        # Neither: the format's default (compared, and for CoNLL-2012 a warning).
+        check_forms=False if get("no_form_check") else True if get("form_check") else None,
+        sync=given["sync"],
+        keep_zeros=True if get("keep_zeros") else None,
+        keep_split_antecedents=keep_split,
+        discourse_deixis=bool(get("evaluate_discourse_deixis")),
+        only_split_antecedent=bool(get("only_split_antecedent")),
+        np_only=bool(get("np_only")),
+        remove_nested=bool(get("remove_nested_mentions")),
+    )
+    # The format's own check, now, on the format the key is in.
+    options.for_format(fmt)
+    return Resolved(options, tuple(implied))
+
+
+def check_tests(paired_bs, paired_ar, systems: int) -> None:
+    """A test compares systems: it needs two responses."""
+    if paired_bs and paired_ar:
+        raise OptionConflict("--paired-bs and --paired-ar are two tests: ask for one")
+    if (paired_bs or paired_ar) and systems < 2:
+        flag = "--paired-bs" if paired_bs else "--paired-ar"
+        raise OptionConflict(f"{flag} compares systems: give at least two responses (the first is the baseline)")
+
+
+def check_compared(options: Options, compared: bool) -> None:
+    """Several systems, intervals and tests resample statistics that add
+    across documents (:func:`.significance.not_resampled` says which are
+    refused), for one synchronisation, not ``--sync all``."""
+    if not compared:
+        return
+    unsupported = not_resampled(options.metric_list)
+    if unsupported:
+        raise OptionConflict(f"{', '.join(unsupported)}: not with several systems, --confidence or the tests "
+                             "(agreement coefficients are one number, not recall and precision)")
+    if options.sync == "all":
+        raise OptionConflict("--sync all: not with several systems, --confidence or the tests; "
+                             "give one synchronisation")
+
+
+def check_errors(options: Options, responses: int, resampled: bool, stdin: bool) -> None:
+    """The error analysis reads one response file, twice, and refuses what
+    :func:`errors_analysis.refusal` says it cannot honour."""
+    from .error_analysis import refusal
+
+    why = refusal(options)
+    if why is not None:
+        raise OptionConflict(f"--errors: {why}")
+    if responses > 1 or resampled or stdin:
+        raise OptionConflict("--errors analyses one response file (not - : it is read a second time), "
+                             "without intervals or tests")
+
+
+def refusals(fmt: str) -> dict[str, str | dict[str, str]]:
+    """What files of format ``fmt`` cannot honour, read off its profile:
+    field name -> why, or for a field of choices, choice -> why (the reasons
+    :meth:`.Options.check_format` gives when it refuses them)."""
+    profile = format_profile(fmt)
+    out: dict = {}
+    for field in FIELDS.values():
+        if field.feature and not profile.supports(field.feature):
+            out[field.name] = profile.reason(field.feature)
+    modes = {choice: profile.reason(MATCHING_SYNONYMS.get(choice, choice)) for choice in FIELDS["match"].choices
+             if MATCHING_SYNONYMS.get(choice, choice) not in profile.matching_modes}
+    if modes:
+        out["match"] = modes
+    measures = {name: profile.reason(name) for name in METRIC_NAMES if name in profile.why_not}
+    if measures:
+        out["metrics"] = measures
+    return out

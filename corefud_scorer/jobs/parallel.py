@@ -1,0 +1,86 @@
+"""Score documents in a process pool, in order, with bounded look-ahead."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, Iterable, Iterator
+
+from ..interrupts import ignore_in_worker
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _context():
+    # Forked workers inherit the imported libraries instead of importing them again.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
+def ordered_map(function: Callable, items: Iterable, jobs: int) -> Iterator:
+    """``map(function, items)``, in ``jobs`` processes when jobs > 1.
+
+    Results come back in input order, so sums over them do not depend on
+    ``jobs``. At most ``2 * jobs`` items are in flight, so a long input is
+    never read ahead whole. The pool starts only when a second item exists.
+    """
+    iterator = iter(items)
+    first = next(iterator, None)  # an error here is the first one: nothing precedes it
+    if first is None:
+        return
+    # Reading ahead may fail; what comes before it in the input is finished
+    # first, so that the first error in input order is the one raised,
+    # whatever ``jobs``.
+    failure = None
+    try:
+        second = next(iterator, None)
+    except Exception as err:
+        second, failure = None, err
+    if jobs <= 1 or second is None:
+        yield function(first)
+        if failure is not None:
+            raise failure
+        if second is not None:
+            yield function(second)
+            for item in iterator:
+                yield function(item)
+        return
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=ignore_in_worker)
+    try:
+        pending: deque = deque()
+        pending.append(pool.submit(function, first))
+        pending.append(pool.submit(function, second))
+        failure = None
+        while pending:
+            while failure is None and len(pending) < 2 * jobs:
+                try:
+                    item = next(iterator, None)
+                except Exception as err:
+                    failure = err
+                    break
+                if item is None:
+                    failure = StopIteration()
+                    break
+                pending.append(pool.submit(function, item))
+            yield pending.popleft().result()
+        if failure is not None and not isinstance(failure, StopIteration):
+            raise failure
+    except Exception:
+        # Failed (bad input in a later document): what is queued is dropped
+        # and the tasks running are waited for, so that the pool's threads
+        # are gone before the interpreter exits (left running, they may
+        # write to a pipe already closed and print a traceback).
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    except BaseException:
+        # Interrupted: nothing is waited for; the command ends its workers.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
