@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from .measures import further
 from .errors import ScorerError
-from .jobs.presets import PRESETS
+from .presets import PRESETS
 from .formats.profile import OPTIONAL_FEATURES, FormatProfile
 from .formats.readers import DEFAULT_FORMAT, profile
 from .alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
@@ -79,7 +79,7 @@ class Options:
     (score only the alignment of split antecedents). For CoNLL-2012 files,
     ``np_only`` leaves out the mentions the key's parse makes verb phrases
     and ``remove_nested`` the mentions inside another of their entity
-    (:mod:`corefud_scorer.v801.filters`).
+    (:mod:`corefud_scorer.formats.mention_filters`).
     """
 
     metrics: tuple[str, ...] | str | None = None

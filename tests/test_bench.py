@@ -13,7 +13,7 @@ import pytest
 from corefud_scorer import Options, score
 from corefud_scorer.jobs.bench import benchmark, dataset_name, pair_folders, read_manifest
 from corefud_scorer.measures.metrics import Counts
-from corefud_scorer.jobs.presets import PRESETS
+from corefud_scorer.presets import PRESETS
 
 from conftest import FIXTURES, run_cli
 from schema import validate_bench, validate_result

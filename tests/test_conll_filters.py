@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from corefud_scorer.v801.filters import np_only, remove_nested, span_label
+from corefud_scorer.formats.mention_filters import np_only, remove_nested, span_label
 
 from conftest import FIXTURES, run_cli
 

@@ -13,7 +13,7 @@ from corefud_scorer.formats.readers import formats
 PACKAGE = Path(__file__).resolve().parent.parent / "corefud_scorer"
 # The modules of metrics (v8.01's reading and split antecedents included) and
 # the renderers: where a measure's own name may decide what is done.
-METRIC_MODULES = {"measures.metrics", "measures.further", "alignment.split_antecedents", "v801.chains", "v801.scoring",
+METRIC_MODULES = {"measures.metrics", "measures.further", "measures.split_antecedents", "v801.chains", "v801.scoring",
                   "measures.registry"}
 RENDERERS = {"render.text", "render.json_report", "v801.text", "render.error_analysis", "jobs.comparison",
              "render.plot", "render.leaderboard", "render.codalab"}
@@ -216,3 +216,71 @@ def test_the_web_service_calls_the_library_not_the_command_line():
                          else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
                 found[module] += [n for n in names if n.startswith("corefud_scorer.cli")]
     assert not any(found.values()), f"the web service imports the command line: {found}"
+
+
+# The pipeline's layers, lowest first: read -> align -> measure -> jobs ->
+# render -> front ends. A module imports from its own layer or below, never
+# up (the package root is read only for ``__version__``).
+LAYERS = (
+    ("__init__", "model", "errors", "interrupts", "memory"),
+    ("formats",),
+    ("alignment",),
+    ("measures", "results", "presets"),
+    ("v801",),
+    ("jobs", "api", "provenance", "training"),
+    ("render",),
+    ("cli", "web", "v801.dropin", "__main__"),
+)
+
+
+def layer_of(module):
+    found = [(len(name), rank) for rank, names in enumerate(LAYERS) for name in names
+             if module == name or module.startswith(name + ".")]
+    return max(found)[1] if found else None
+
+
+def test_every_module_has_a_layer():
+    assert not [m for m, _, _ in modules() if m and layer_of(m) is None]
+
+
+def test_imports_run_down_the_layers():
+    upward = sorted(f"{module} imports {target}" for module, targets in _graph().items() if module
+                    for target in targets if target and layer_of(target) > layer_of(module))
+    assert not upward, "imports that run up a layer: " + "; ".join(upward)
+
+
+def test_the_layer_check_finds_an_upward_import():
+    assert layer_of("formats.readers.ua") < layer_of("measures.registry") < layer_of("render.text")
+    assert layer_of("v801.dropin") > layer_of("v801.chains")
+
+
+# Modules and functions kept small enough to read at once. A reader's hot loop
+# is a small state object rather than one long function.
+MODULE_LINES, FUNCTION_LINES = 400, 80
+# Still to split; the lists only shrink.
+LONG_MODULES = {"cli.flags", "formats.readers.conll2012", "formats.readers.corefud", "formats.readers.ua",
+                "jobs.error_analysis", "jobs.significance", "render.text", "v801.chains"}
+LONG_FUNCTIONS = {"cli.bench.bench_main", "formats.readers.conll2012.read_documents",
+                  "formats.readers.corefud.iter_raw_documents", "formats.readers.file_entities.see",
+                  "formats.readers.ua.read_documents", "jobs.error_analysis.analyse",
+                  "jobs.error_analysis.corrected", "web.app.create_app"}
+
+
+def test_no_module_is_too_long():
+    long = sorted(f"{module} ({n} lines)" for module, path, _ in modules()
+                  if (n := len(path.read_text().splitlines())) > MODULE_LINES and module not in LONG_MODULES)
+    assert not long, f"modules over {MODULE_LINES} lines: " + "; ".join(long)
+
+
+def test_no_function_is_too_long():
+    long = sorted(f"{module}.{node.name} ({node.end_lineno - node.lineno + 1} lines)"
+                  for module, _, tree in modules() for node in ast.walk(tree)
+                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.end_lineno - node.lineno + 1 > FUNCTION_LINES
+                  and f"{module}.{node.name}" not in LONG_FUNCTIONS)
+    assert not long, f"functions over {FUNCTION_LINES} lines: " + "; ".join(long)
+
+
+def test_at_most_twelve_modules_beside_the_subpackages():
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(top) <= 12, top

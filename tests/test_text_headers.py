@@ -6,7 +6,7 @@ import pytest
 
 from conftest import FIXTURES, run_cli
 
-from corefud_scorer.jobs.presets import PRESETS, describe
+from corefud_scorer.presets import PRESETS, describe
 from corefud_scorer.measures.registry import MEASURES
 
 STATION = FIXTURES / "anaphora"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import memory
-from ..jobs.presets import describe
+from ..presets import describe
 
 from .flags import build_errors_parser, options_from, resampling_from
 

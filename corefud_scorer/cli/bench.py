@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from .. import memory
-from ..jobs.presets import describe
+from ..presets import describe
 
 from .flags import (Progress, as_scored, build_bench_parser, compare_systems, distinct, measures_alone, options_from,
                     names_from, primary_line, report_warnings, resampling_from, signature_of)

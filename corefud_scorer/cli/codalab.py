@@ -10,7 +10,7 @@ import os
 import tempfile
 
 from ..errors import ScorerError
-from ..jobs.presets import PRESETS, describe
+from ..presets import PRESETS, describe
 from ..results import GROUPS, METRIC_NAMES
 from .flags import PROG
 

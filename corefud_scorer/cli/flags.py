@@ -10,7 +10,7 @@ from .. import __version__
 from ..errors import ScorerError
 from ..alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from ..jobs.parallel import available_cores
-from ..jobs.presets import PRESETS
+from ..presets import PRESETS
 from ..formats.readers import formats, profiles
 from ..jobs.comparison import Resampling
 from ..jobs.options import OptionConflict, check_compared, check_tests, resolve

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from .. import memory
-from ..jobs.presets import describe
+from ..presets import describe
 
 from .flags import PROG, Progress, distinct, names_from, options_from
 

@@ -4,7 +4,7 @@ or JSON), or several compared with intervals and tests."""
 from __future__ import annotations
 
 from .. import memory
-from ..jobs.presets import describe
+from ..presets import describe
 from ..render.text import document_rows
 from ..render.json_report import render_scores
 from ..jobs.comparison import Resampling

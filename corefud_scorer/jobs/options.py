@@ -19,7 +19,7 @@ from typing import Mapping
 
 from ..errors import ScorerError, plain_setting
 from ..alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
-from .presets import PRESETS
+from ..presets import PRESETS
 from ..formats.profile import OPTIONAL_FEATURES
 from ..formats.readers import formats
 from ..measures.registry import CONLL_PARTS, CONLL_SCORE

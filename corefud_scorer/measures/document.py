@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from . import further
-from ..alignment import split_antecedents
+from . import split_antecedents
 from ..alignment.contingency import Partition
 from .registry import AS_IS, MEASURES, ONE_MENTION_SET, WEIGHTED
 from ..results import DocumentResult, Options

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import chains as v8
-from . import filters
+from ..formats import mention_filters
 from ..measures.statistics import Counts
 from ..measures.document import contingency_counts, document_result, of_contingency
 from ..results import Options
@@ -57,11 +57,11 @@ def _filtered(entities, key_source, options: Options):
     both read the key's tokens, which the response's match."""
     if options.np_only:
         parses = key_source.parses
-        entities = filters.np_only(
-            entities, lambda span: filters.span_label(parses[span[0]:span[1] + 1]))
+        entities = mention_filters.np_only(
+            entities, lambda span: mention_filters.span_label(parses[span[0]:span[1] + 1]))
     if options.remove_nested:
         sentence = [s for s, length in enumerate(key_source.sentence_lengths) for _ in range(length)]
-        entities = filters.remove_nested(entities, sentence.__getitem__, options.keep_singletons)
+        entities = mention_filters.remove_nested(entities, sentence.__getitem__, options.keep_singletons)
     return entities
 
 

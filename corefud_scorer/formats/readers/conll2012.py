@@ -511,7 +511,7 @@ def _finish(doc: ConllDocument, mentions: _Mentions, lineno: int,
         doc.words = [(fields[3] if len(fields) >= 5 else "?", fields[4] if len(fields) >= 6 else None)
                      for _, fields in _token_fields(doc)]
     if parses:
-        from ...v801.filters import missing_parse, parse_bit
+        from ..mention_filters import missing_parse, parse_bit
 
         doc.parses = []
         for n, fields in _token_fields(doc):

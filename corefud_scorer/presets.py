@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..measures.registry import CONLL_PARTS
+from .measures.registry import CONLL_PARTS
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,11 @@ from collections import defaultdict
 
 import numpy as np
 
-from . import assignment
-from ..measures import metrics
-from ..measures.metrics import BlancCounts, Counts, f1, ratio
-from .contingency import Cells, Contingency, Partition
-from ..measures.registry import MEASURES
+from . import metrics
+from ..alignment import assignment
+from ..alignment.contingency import Cells, Contingency, Partition
+from .metrics import BlancCounts, Counts, f1, ratio
+from .registry import MEASURES
 
 
 def _is_plural(ident) -> bool:
