@@ -1,12 +1,12 @@
 """corefud_scorer: coreference scores for CorefUD 1.x files.
 
-The pipeline, one subpackage a step: :mod:`.formats` (read and write each
-format) -> :mod:`.alignment` (match mentions, build the contingency) ->
-:mod:`.measures` (every measure, named in :mod:`.measures.registry`) ->
-:mod:`.jobs` (the pipeline over files, bench, leaderboard, CodaLab,
-significance, error analysis) -> :mod:`.render` (text, JSON, tables) ->
-:mod:`.cli` and :mod:`.web`; :mod:`.v801` is ``scorer.pl`` v8.01's reading of
-CoNLL-2012 files, and :mod:`.api` the library's entry points.
+The pipeline, one subpackage a step: :mod:`~corefud_scorer.formats` (read and write each
+format) -> :mod:`~corefud_scorer.alignment` (match mentions, build the contingency) ->
+:mod:`~corefud_scorer.measures.further` (every measure, named in :mod:`~corefud_scorer.measures.further.registry`) ->
+:mod:`~corefud_scorer.jobs` (the pipeline over files, bench, leaderboard, CodaLab,
+significance, error analysis) -> :mod:`~corefud_scorer.render` (text, JSON, tables) ->
+:mod:`~corefud_scorer.cli` and :mod:`~corefud_scorer.web`; :mod:`~corefud_scorer.v801` is ``scorer.pl`` v8.01's reading of
+CoNLL-2012 files, and :mod:`~corefud_scorer.api` the library's entry points.
 """
 
 __version__ = "0.2.0"

@@ -1,7 +1,7 @@
 """The library entry points: score files, streams, text or documents.
 
 ``score(key, response, Options(...))`` reads both files document by document
-(read -> check -> match -> partition -> metrics, see :mod:`.scoring`), adds
+(read -> check -> match -> partition -> metrics, see :mod:`~corefud_scorer.jobs.pipeline`), adds
 each document's sufficient statistics, and returns a typed :class:`Result`.
 """
 

@@ -27,7 +27,7 @@ from ..model import Document, Mention, PluralMention
 @dataclass
 class Cells:
     """Non-zero cells of a sparse contingency: row, column, count arrays.
-    Where mentions are weighted (split antecedents, :mod:`.plural`), a
+    Where mentions are weighted (split antecedents, :mod:`~corefud_scorer.measures.split_antecedents`), a
     count is the cell's total weight and ``squares`` the sum of its
     mentions' squared weights; None where every mention weighs 1."""
 
@@ -199,7 +199,7 @@ class Partition:
 
     @property
     def has_plurals(self) -> bool:
-        """Split antecedents among the mentions (scored by :mod:`.plural`)."""
+        """Split antecedents among the mentions (scored by :mod:`~corefud_scorer.measures.split_antecedents`)."""
         return any(type(m) is PluralMention for side in (self.key, self.response)
                    for entity in side.entities for m in entity)
 

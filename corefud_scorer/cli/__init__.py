@@ -23,7 +23,7 @@ from .flags import INTERRUPTED, PROG, build_parser, options_from  # noqa: F401  
 
 def entry_point() -> None:
     """The ``corefud-scorer`` command, with the command's collection policy
-    (:mod:`.memory`)."""
+    (:mod:`~corefud_scorer.memory`)."""
     memory.manage()
     code = run_command(PROG, main)
     memory.freeze()

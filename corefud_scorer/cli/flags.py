@@ -240,7 +240,7 @@ def resampling_from(args: argparse.Namespace, parser: argparse.ArgumentParser, s
 
 def measures_alone(parser: argparse.ArgumentParser, options: Options, compared: bool) -> None:
     """What several systems, intervals and tests can resample
-    (:func:`.option_fields.check_compared`), as a usage error."""
+    (:func:`~corefud_scorer.jobs.options.check_compared`), as a usage error."""
     try:
         check_compared(options, compared)
     except OptionConflict as err:
@@ -263,7 +263,7 @@ def _format_of(args: argparse.Namespace) -> str:
 
 def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
                  stderr=None) -> Options:
-    """Options from flags and a preset (:func:`.option_fields.resolve`, the
+    """Options from flags and a preset (:func:`~corefud_scorer.jobs.options.resolve`, the
     rule every front end follows); a contradiction is a usage error, a
     setting the format cannot honour the options' own one-line refusal,
     both before any file is read."""
@@ -323,7 +323,7 @@ def resampling_bar(resampling: Resampling, stderr, quiet: bool):
 
 def compare_systems(names, documents, figures, options: Options, resampling: Resampling, signature: str,
                     args, stderr, groups: list[str] | None = None):
-    """:func:`.comparison.compare` with a progress bar on a terminal, and its
+    """:func:`~corefud_scorer.jobs.comparison.compare` with a progress bar on a terminal, and its
     warnings (too few documents) on stderr unless -q."""
     from ..jobs.comparison import compare
 

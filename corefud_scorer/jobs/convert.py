@@ -1,7 +1,7 @@
 """Convert a file from one format to another through the format-free
 model: each document is read and validated by its reader, loaded into
-:mod:`.model` and handed, with its sentences' ids and word forms, to the
-target's writer (:mod:`.writers`). What the target cannot hold is counted
+:mod:`~corefud_scorer.model` and handed, with its sentences' ids and word forms, to the
+target's writer (:mod:`~corefud_scorer.formats.writers`). What the target cannot hold is counted
 by kind and returned, never dropped unsaid; the output file appears only
 once it is whole."""
 

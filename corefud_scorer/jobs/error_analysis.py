@@ -590,7 +590,7 @@ class _Rescorer:
 
 class _V8Rescorer:
     """A CoNLL-2012 pair is scored by the reference scorer v8.01's reading
-    (:mod:`.chains_scoring`), not by the model's, and so is its analysis's baseline:
+    (:mod:`~corefud_scorer.v801.scoring`), not by the model's, and so is its analysis's baseline:
     the same call as the score's. The errors are classified on the model
     (exact matching, as v8.01 matches), and each corrected response is
     rescored by v8.01's reading too, its mentions taken back to their token

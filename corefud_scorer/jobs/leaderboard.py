@@ -7,7 +7,7 @@ score per dataset, and significance clusters. Extra measures asked
 
 Every column comes from one reading of the files: each key and response
 document is read, checked and loaded once and scored under the four
-settings (:func:`.benchmark.benchmark_settings`), so a column equals a
+settings (:func:`~corefud_scorer.jobs.bench.benchmark_settings`), so a column equals a
 ``bench`` run with that setting to the last digit.
 
 Clusters, as WMT presents its rankings: systems are taken in rank order,

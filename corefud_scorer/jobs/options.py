@@ -7,7 +7,7 @@ A field's name is the command line's long option with underscores
 (``--keep-singletons`` is ``keep_singletons``): the HTTP API takes these
 fields, and ``tests/test_web.py`` holds them equal to the command line's
 scoring flags. What a format cannot honour is its profile's to say
-(:mod:`.profile`), what a measure can do the registry's (:mod:`.registry`);
+(:mod:`~corefud_scorer.formats.profile`), what a measure can do the registry's (:mod:`~corefud_scorer.measures.registry`);
 the table below only says how a field is asked for and where the page
 shows it.
 """

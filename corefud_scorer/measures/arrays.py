@@ -1,8 +1,8 @@
 """Scores of summed statistics as arrays: what intervals and tests compute
-for every resample and system at once (:mod:`.significance`).
+for every resample and system at once (:mod:`~corefud_scorer.jobs.significance`).
 
 ``sums`` holds a measure's statistics in its last axis, flattened as
-:mod:`.significance` flattens them (recall and precision numerators and
+:mod:`~corefud_scorer.jobs.significance` flattens them (recall and precision numerators and
 denominators, part after part). Each function does the same operations,
 in the same order, as the reported score of the same statistics, so that
 a resample equal to the data gives the reported figures bit for bit. A

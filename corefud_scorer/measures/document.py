@@ -3,7 +3,7 @@ measure's statistics, whatever the format: the measures of a contingency
 through :func:`contingency_counts` (under ``--sync`` too), the others from
 the partition, and :func:`document_result`, which every format's scoring
 calls with its statistics function (the partition's here, v8.01's chains'
-in :mod:`.chains_scoring`).
+in :mod:`~corefud_scorer.v801.scoring`).
 
 What each measure reads and what split antecedents do to it is the
 registry's (:mod:`.registry`).
@@ -51,7 +51,7 @@ def document_counts(p: Partition, metrics: Iterable[str], sync: str | None = Non
     """Each metric's statistics for one aligned document: the metrics of the
     contingency through :func:`contingency_counts`, the others from the
     partition. Where split antecedents are scored, a metric they weight is
-    :mod:`.plural`'s (one implementation per metric, weighted by their
+    :mod:`~corefud_scorer.measures.split_antecedents`'s (one implementation per metric, weighted by their
     alignment), and one they make not applicable has None."""
     plurals = only_split_antecedent or p.has_plurals
     names = list(dict.fromkeys(metrics))

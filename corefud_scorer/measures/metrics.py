@@ -50,7 +50,7 @@ def _muc_side(groups, partners, counts, sizes, partner_sizes, singleton_links) -
     # Each entity of size s needs s-1 links; in each entity of the other
     # side its mentions fall into it keeps all of them but one (unaligned
     # mentions cost a link each). A cell holding only a split antecedent's
-    # weight (below 1, :mod:`.plural`) keeps nothing, as an unaligned one.
+    # weight (below 1, :mod:`~corefud_scorer.measures.split_antecedents`) keeps nothing, as an unaligned one.
     kept = np.maximum(counts - 1, 0).sum()
     links = sizes.sum() - len(sizes)
     if singleton_links:

@@ -3,7 +3,7 @@ reads about it: what it reads, how its statistics start and add across
 documents, how a sum becomes its score, whether documents can be resampled
 for it, and what it does with split antecedents.
 
-A new measure is one pure function (in :mod:`.metrics` or :mod:`.measures`)
+A new measure is one pure function (in :mod:`.metrics` or :mod:`~corefud_scorer.measures.further`)
 and one entry here; scoring, summing, resampling, the option checks and the
 report read this table.
 """
@@ -30,7 +30,7 @@ LAYERS = "layers"                    # what a document has beside its entities (
 
 # What a measure does where split antecedents are scored.
 AS_IS = "as is"
-WEIGHTED = "weighted"                # the split antecedents' alignment weights it (:mod:`.plural`)
+WEIGHTED = "weighted"                # the split antecedents' alignment weights it (:mod:`~corefud_scorer.measures.split_antecedents`)
 NOT_APPLICABLE = "not applicable"    # no statistics (None), no total
 
 
@@ -97,7 +97,7 @@ class Measure:
     document, ``score`` the score of a sum. ``resampled``: its statistics
     are recall and precision fractions (or parts of them) that intervals and
     tests can resample, ``resampled_score`` the score of resampled sums
-    (:mod:`.vectorised`; recall and precision of one Counts unless said).
+    (:mod:`~corefud_scorer.measures.arrays`; recall and precision of one Counts unless said).
     ``value``: an agreement coefficient's one value from its sum (its score
     is that value alone). ``no_value``: why its score can have no value (the
     text's words)."""

@@ -12,7 +12,7 @@ instead of 1. That weight is the mention's in a contingency of the two sets
 of entities (a cell adds its mentions' weights), read by the metric's own
 function in :mod:`.metrics`, the same functions that score every other
 document. Documents without split antecedents never come here: the
-contingency of :mod:`.partition` gives the same numbers faster.
+contingency of :mod:`~corefud_scorer.alignment.contingency` gives the same numbers faster.
 
 Mentions are handled as their identities.
 """

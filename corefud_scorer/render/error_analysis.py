@@ -1,4 +1,4 @@
-"""Renderers of an error analysis (:mod:`.errors_analysis`): a readable text
+"""Renderers of an error analysis (:mod:`~corefud_scorer.jobs.error_analysis`): a readable text
 report and a bar chart of what each category costs."""
 
 from __future__ import annotations

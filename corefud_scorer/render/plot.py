@@ -47,7 +47,7 @@ def title_text(system: str | None, label: str, settings: str) -> str:
 
 def draw_benchmark(benches, names: list[str] | None = None):
     """The figure: one bar group per dataset (and the macro-average), one bar
-    per system; ``benches`` is one :class:`~.benchmark.Benchmark` or a list."""
+    per system; ``benches`` is one :class:`~corefud_scorer.jobs.bench.Benchmark` or a list."""
     import matplotlib
 
     matplotlib.use("Agg")

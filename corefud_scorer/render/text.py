@@ -11,7 +11,7 @@ denominators are not both 0 (0 when neither has any). ``conll`` stands
 beside the metrics: ``{"f1", "parts": {"muc": F1, "bcub": F1, "ceafe": F1}}``.
 A metric that is not applicable (the zero score with no zero anaphor on
 either side) has null recall, precision and F1. The further measures of
-:mod:`.measures` have their own ``counts`` (their summed statistics); a
+:mod:`~corefud_scorer.measures.further` have their own ``counts`` (their summed statistics); a
 measure that is one number has ``{"value", "counts"}``. ``empty-nodes``
 has ``parts`` (``arc`` ... ``all``, ``position``), each a score with its
 ``counts``, and its own figures are those of ``all``. With ``--sync all``,

@@ -12,7 +12,7 @@ the plural entities E1, E2, and an EntityID ending in ``-Pseudo`` marks a
 non-referring markable. Lines whose ID has a dot are empty nodes: one-line
 markables there are zeros.
 
-Words are numbered as :mod:`..model` numbers them: the k-th token of the
+Words are numbered as :mod:`~corefud_scorer.model` numbers them: the k-th token of the
 i-th sentence is ``position(i, k)``, the empty nodes after it
 ``position(i, k) + 1, + 2, ...``.
 """
