@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from corefud_scorer.v801 import chains as v8
+from corefud_scorer.v801 import chain_metrics, chains as v8
 from corefud_scorer.v801.dropin import main as dropin_main
 from corefud_scorer.errors import ScorerError
 from corefud_scorer.formats.readers import detect_format
@@ -146,7 +146,7 @@ def test_blanc_counts_equal_the_link_sets_with_repeated_ids():
         response = [[rng.choice(ids + [20, 21]) for _ in range(rng.randint(1, 4))]
                     for _ in range(rng.randint(1, 4))]
         c = v8.Chains(key, response, 0, 0, 0, 0)
-        blanc = v8.blanc(c)
+        blanc = chain_metrics.blanc(c)
         coref, non = blanc.coreference, blanc.non_coreference
         expected = _naive_blanc(key, response)
         assert (coref.recall_num, coref.recall_den, coref.precision_den) == expected[0], (key, response)
@@ -210,7 +210,7 @@ def test_fast_paths_equal_the_general_reading():
         general = v8.Chains(**{f: getattr(fast, f) for f in fast.__dataclass_fields__})
         general.__dict__["repeated"] = True
         tried += 1
-        for metric in (v8.muc, v8.b_cubed, v8.ceafm, v8.ceafe, v8.blanc):
+        for metric in (chain_metrics.muc, chain_metrics.b_cubed, chain_metrics.ceafm, chain_metrics.ceafe, chain_metrics.blanc):
             assert metric(fast) == metric(general), (metric.__name__, fast.key, fast.response)
     assert tried > 300
 
@@ -226,14 +226,14 @@ def test_metrics_of_the_contingency_give_v801s_numbers_where_no_span_repeats():
     tried = 0
     for chains in _non_repeating_pairs(23, 400):
         tried += 1
-        shared = contingency_counts(v8.occurrence_contingency(chains), names)
+        shared = contingency_counts(chain_metrics.occurrence_contingency(chains), names)
         for name in ("muc", "ceafm", "blanc", "lea"):
-            assert shared[name] == v8.REPEATED_SPAN_METRICS[name](chains), (name, chains.key, chains.response)
+            assert shared[name] == chain_metrics.REPEATED_SPAN_METRICS[name](chains), (name, chains.key, chains.response)
         for name in ("bcub", "ceafe"):
-            own = v8.REPEATED_SPAN_METRICS[name](chains)
+            own = chain_metrics.REPEATED_SPAN_METRICS[name](chains)
             for a, b in zip(vars(shared[name]).values(), vars(own).values()):
                 assert abs(a - b) <= 4 * math.ulp(max(abs(b), 1.0)), (name, chains.key, chains.response)
-        assert shared["bcub"] == metrics.b_cubed(v8.contingency(chains))
+        assert shared["bcub"] == metrics.b_cubed(chain_metrics.contingency(chains))
     assert tried > 300
 
 

@@ -13,7 +13,7 @@ from corefud_scorer.formats.readers import formats
 PACKAGE = Path(__file__).resolve().parent.parent / "corefud_scorer"
 # The modules of metrics (v8.01's reading and split antecedents included) and
 # the renderers: where a measure's own name may decide what is done.
-METRIC_MODULES = {"measures.metrics", "measures.further", "measures.split_antecedents", "v801.chains", "v801.scoring",
+METRIC_MODULES = {"measures.metrics", "measures.further", "measures.split_antecedents", "v801.chains", "v801.chain_metrics", "v801.scoring",
                   "measures.registry"}
 RENDERERS = {"render.text", "render.json_report", "v801.text", "render.error_analysis", "jobs.comparison",
              "render.plot", "render.leaderboard", "render.codalab"}
@@ -259,7 +259,7 @@ def test_the_layer_check_finds_an_upward_import():
 MODULE_LINES, FUNCTION_LINES = 400, 80
 # Still to split; the lists only shrink.
 LONG_MODULES = {"cli.flags", "formats.readers.conll2012", "formats.readers.corefud", "formats.readers.ua",
-                "jobs.error_analysis", "jobs.significance", "render.text", "v801.chains"}
+                "jobs.error_analysis", "jobs.significance", "render.text"}
 LONG_FUNCTIONS = {"cli.bench.bench_main", "formats.readers.conll2012.read_documents",
                   "formats.readers.corefud.iter_raw_documents", "formats.readers.file_entities.see",
                   "formats.readers.ua.read_documents", "jobs.error_analysis.analyse",

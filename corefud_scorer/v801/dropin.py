@@ -56,12 +56,12 @@ def version_line() -> str:
 
 def score_pair(name: str, key: ConllDocument, response: ConllDocument, metric: str = "all") -> PairScore:
     """One document pair's chains and the counts of ``metric`` (every one for ``all``)."""
-    from . import chains as v8
+    from . import chain_metrics, chains as v8
     from .text import PairScore
 
     c = v8.identify(key.entities, response.entities)
-    counts = {m: score(c) for m, score in v8.METRICS.items() if metric in ("all", m)}
-    return PairScore(name, key.entities, response.entities, c, counts, v8.mention_identification(c))
+    counts = {m: score(c) for m, score in chain_metrics.METRICS.items() if metric in ("all", m)}
+    return PairScore(name, key.entities, response.entities, c, counts, chain_metrics.mention_identification(c))
 
 
 def _check(key: ConllDocument, response: ConllDocument) -> None:
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None, stdout=None, stderr=None) -> int:
     if len(argv) < 3 or len(argv) > 4 or argv[0] in ("-h", "--help"):
         (stdout if argv[:1] in (["-h"], ["--help"]) else stderr).write(USAGE)
         return 0 if argv[:1] in (["-h"], ["--help"]) else 2
-    from .chains import METRICS
+    from .chain_metrics import METRICS
 
     metric = argv[0].lower()
     if metric != "all" and metric not in METRICS:

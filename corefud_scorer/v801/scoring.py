@@ -1,6 +1,6 @@
 """Score a CoNLL-2012 document pair with the reference scorer v8.01's numbers.
 
-The reader (:mod:`.readers.conll2012`) and the check are the shared ones;
+The reader (:mod:`~corefud_scorer.formats.readers.conll2012`) and the check are the shared ones;
 for each checked pair, :func:`score_chains` replaces scorer 1.2's match
 and partition by v8.01's reading (:mod:`.chains`: exact matching, its
 handling of repeated spans). A document where no span repeats is then
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import chains as v8
+from . import chain_metrics, chains as v8
 from ..formats import mention_filters
 from ..measures.statistics import Counts
 from ..measures.document import contingency_counts, document_result, of_contingency
@@ -53,7 +53,7 @@ def entity_spans(source, keep_singletons: bool):
 
 
 def _filtered(entities, key_source, options: Options):
-    """The UA scorer's mention filters, NP-only first (:mod:`.conll_filters`);
+    """The UA scorer's mention filters, NP-only first (:mod:`~corefud_scorer.formats.mention_filters`);
     both read the key's tokens, which the response's match."""
     if options.np_only:
         parses = key_source.parses
@@ -80,9 +80,9 @@ def chains_counts(prepared: Prepared, metrics, sync: str | None = None) -> dict:
     every format shares (:func:`core.contingency_counts`)."""
 
     names = list(dict.fromkeys(metrics))
-    own = v8.REPEATED_SPAN_METRICS if prepared.chains.repeated and sync is None else {}
+    own = chain_metrics.REPEATED_SPAN_METRICS if prepared.chains.repeated and sync is None else {}
     shared = [n for n in names if of_contingency(n) and n not in own]
-    out = contingency_counts(v8.occurrence_contingency(prepared.chains), shared, sync) if shared else {}
+    out = contingency_counts(chain_metrics.occurrence_contingency(prepared.chains), shared, sync) if shared else {}
     for name in names:
         if name in out:
             continue
@@ -99,8 +99,8 @@ def chains_counts(prepared: Prepared, metrics, sync: str | None = None) -> dict:
 # has no partition): mention identification as v8.01 counts it, MOR over
 # the chains' mentions, and the zero score, which has no zero to read.
 MENTION_READINGS = {
-    "mention": lambda prepared: v8.mention_identification(prepared.chains),
-    "mor": lambda prepared: v8.mention_overlap(prepared.chains, prepared.mention_of()),
+    "mention": lambda prepared: chain_metrics.mention_identification(prepared.chains),
+    "mor": lambda prepared: chain_metrics.mention_overlap(prepared.chains, prepared.mention_of()),
     "zero": lambda prepared: Counts(),
 }
 
@@ -129,7 +129,7 @@ def score_chains(key_source, response_source, options: Options):
                           "scores them", _repeat_place(source, repeats[0].span), len(repeats)))
     sizes = (sum(len(k) for k in c.key), sum(len(r) for r in c.response), len(c.key), len(c.response))
     result = document_result(key_source.doc_id, lambda metrics, sync: chains_counts(prepared, metrics, sync),
-                             lambda: v8.occurrence_contingency(c), options, sizes, key_source.tokens)
+                             lambda: chain_metrics.occurrence_contingency(c), options, sizes, key_source.tokens)
     dropped = {"key_singletons_dropped": prepared.singletons[0],
                "response_singletons_dropped": prepared.singletons[1]}
     return result, [], [], notes, dropped

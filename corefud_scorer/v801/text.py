@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from . import chains as v8
+from . import chain_metrics, chains as v8
 from ..measures.statistics import BlancCounts, Counts
 
 RULE = "-" * 74 + "\n"
@@ -148,7 +148,7 @@ def render(metric: str, pairs: list[PairScore], name: str | None, version_line: 
     """The whole output of ``scorer.pl METRIC KEY RESPONSE [NAME]``."""
     out = [version_line]
     if metric == "all":
-        for m in v8.METRICS:
+        for m in chain_metrics.METRICS:
             out.append(f"\nMETRIC {m}:\n")
             out.append(metric_section(m, pairs, name))
     else:
