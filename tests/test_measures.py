@@ -342,7 +342,8 @@ def document_statistics(name, c, shared=None):
 
 
 def score_of(name, statistics):
-    return MEASURES[name].score(name, statistics)
+    from corefud_scorer.measures.registry import score_of as registry_score_of
+    return registry_score_of(name, statistics)
 
 
 def total(name, contingencies, shared=None):

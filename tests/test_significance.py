@@ -365,9 +365,9 @@ def _any_statistics(rng, empty):
 
 
 def test_every_resampled_measure_of_the_registry_resamples_to_its_reported_score():
-    """Whatever a registry entry's statistics, their resampled score
-    (``resampled_score``) is its reported score (``score``), to the bit: a
-    new measure is checked here by its entry alone."""
+    """Whatever a registry entry's statistics, its figures on arrays (every
+    resample) equal its reported score (its figures on one plain row), to
+    the bit: a new measure is checked here by its entry alone."""
     from corefud_scorer.measures.registry import MEASURES
     from corefud_scorer.measures.totals import summarize
 

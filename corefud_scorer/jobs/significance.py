@@ -34,11 +34,12 @@ depend on which other systems or figures are asked for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 
+from ..measures.figures import ARRAYS, columns, mean_f1, row as statistics_row
 from ..measures.registry import MEASURES
 from ..results import CONLL_PARTS, CONLL_SCORE
 
@@ -71,13 +72,9 @@ def not_resampled(metrics: Sequence[str]) -> list[str]:
 
 
 def _statistics(name: str) -> tuple[tuple[str | None, str], ...]:
-    """A metric's columns: (part or None, field) of its statistics, read off
-    its empty statistics (parts of Counts, in order, or plain fields)."""
-    empty = MEASURES[name].empty()
-    parts = getattr(empty, "parts", None)
-    if parts is not None:
-        return tuple((part, f.name) for part, counts in parts.items() for f in fields(counts))
-    return tuple((None, f.name) for f in fields(empty))
+    """A metric's columns (:func:`~corefud_scorer.measures.figures.columns`
+    of its empty statistics)."""
+    return columns(MEASURES[name].empty())
 
 
 @dataclass(frozen=True)
@@ -117,11 +114,6 @@ class Layout:
         return self.metrics + ((CONLL_SCORE,) if self.has_conll else ())
 
 
-def _row(name: str, counts) -> list[float]:
-    return [float(getattr(counts if part is None else getattr(counts, part), f))
-            for part, f in _statistics(name)]
-
-
 def document_matrix(documents, layout: Layout) -> np.ndarray:
     """Documents' statistics (:class:`~corefud_scorer.results.DocumentResult`
     objects) as a (documents, columns) array; a metric a document could not
@@ -131,7 +123,7 @@ def document_matrix(documents, layout: Layout) -> np.ndarray:
         row = []
         for name in layout.metrics:
             counts = document.counts.get(name)
-            row += _row(name, counts) if counts is not None else [0.0] * len(_statistics(name))
+            row += statistics_row(counts) if counts is not None else [0.0] * len(_statistics(name))
         rows.append(row)
     return np.array(rows, dtype=np.float64).reshape(len(rows), layout.width)
 
@@ -144,7 +136,7 @@ def applicable(documents, layout: Layout) -> np.ndarray:
                      for name in layout.metrics], dtype=bool)
 
 
-# --- scores of summed statistics, vectorised (each measure's entry says how) ---
+# --- scores of summed statistics, as arrays (each measure's figures) ---
 
 def scores(sums: np.ndarray, layout: Layout, usable: np.ndarray | None = None) -> dict:
     """Recall, precision and F1 arrays per metric (and CoNLL's F1) from
@@ -155,16 +147,13 @@ def scores(sums: np.ndarray, layout: Layout, usable: np.ndarray | None = None) -
     out = {}
     for index, name in enumerate(layout.metrics):
         block = sums[..., layout.columns[name]]
-        figures = MEASURES[name].resampled_score(block)
+        figures = MEASURES[name].figures(block, ARRAYS)
         if usable is not None:
             figures = tuple(np.where(usable[..., index], f, np.nan) for f in figures)
         out[name] = figures
     if layout.has_conll:
         parts = [name for name in layout.metrics if name in CONLL_PARTS]
-        total = out[parts[0]][2]
-        for name in parts[1:]:
-            total = total + out[name][2]
-        out[CONLL_SCORE] = (None, None, total / len(CONLL_PARTS))
+        out[CONLL_SCORE] = (None, None, mean_f1([out[name][2] for name in parts]))
     return out
 
 

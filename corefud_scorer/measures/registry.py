@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import empty_nodes, further, metrics, arrays
-from .statistics import BlancCounts, BridgingCounts, Counts, f1, ratio
+from . import empty_nodes, further, metrics
+from .figures import PLAIN, blanc, bridging, columns, prf, row, undefined_when_empty
+from .statistics import BlancCounts, BridgingCounts, Counts
 from .scores import MetricScore
 
 # The CoNLL score: the mean F1 of these three, under this name in JSON and
@@ -36,82 +37,69 @@ NOT_APPLICABLE = "not applicable"    # no statistics (None), no total
 
 # --- from summed statistics to a score ---
 
+def _entropy_one(*sums):
+    s = further.entropy_score(further.EntropyCounts(*sums))
+    return s.recall, s.precision, s.f1
+
+
+def entropy_figures(sums, ops):
+    """The entropy-based measure's figures (:func:`.further.entropy_score`)."""
+    return ops.each(_entropy_one, sums, len(columns(further.EntropyCounts())))
+
+
+def empty_nodes_figures(sums, ops):
+    """The empty nodes' own figures: the ALL part's, undefined with no empty
+    node on either side (the official scripts print 0 there)."""
+    return undefined_when_empty(sums, ops, at=4 * empty_nodes.PARTS.index(empty_nodes.ALL))
+
+
 def from_counts(name: str, counts: Counts) -> MetricScore:
-    recall = ratio(counts.recall_num, counts.recall_den)
-    precision = ratio(counts.precision_num, counts.precision_den)
-    return MetricScore(name, recall, precision, f1(precision, recall), counts)
+    """The score of one Counts: recall, precision and F1."""
+    return MetricScore(name, *prf(row(counts), PLAIN), counts)
 
 
-def blanc_score(name: str, counts: BlancCounts) -> MetricScore:
-    # 1.2 averages recall, precision and F1 over the parts that have links
-    # on either side; with none, BLANC is 0.
-    parts = {label: from_counts(label, c) for label, c in counts.parts.items()}
-    used = [parts[label] for label, c in counts.parts.items() if not c.empty]
-    if not used:
-        return MetricScore(name, 0.0, 0.0, 0.0, counts, parts)
-    return MetricScore(name,
-                       metrics.ordered_sum([s.recall for s in used]) / len(used),
-                       metrics.ordered_sum([s.precision for s in used]) / len(used),
-                       metrics.ordered_sum([s.f1 for s in used]) / len(used), counts, parts)
+def score_of(name: str, statistics) -> MetricScore:
+    """A measure's score of summed statistics: its figures (the function
+    that also scores every resample, on one plain row), its parts' scores
+    (undefined where the whole is), an agreement coefficient's value, and
+    what else it reports."""
+    entry = MEASURES[name]
+    if entry.value is not None:
+        # An agreement coefficient is one value, without recall or precision.
+        return MetricScore(name, None, None, None, statistics, value=entry.value(statistics))
+    recall, precision, f1 = entry.figures(row(statistics), PLAIN)
+    parts = {label: from_counts(label, c) if f1 is not None else MetricScore(label, None, None, None, c)
+             for label, c in getattr(statistics, "parts", {}).items()}
+    extra = entry.extra(statistics) if entry.extra is not None else {}
+    return MetricScore(name, recall, precision, f1, statistics, parts, extra=extra)
 
 
-def zero_score(name: str, counts: Counts) -> MetricScore:
-    # No zero anaphor on either side: the score is undefined, not 0.
-    if counts.empty:
-        return MetricScore(name, None, None, None, counts)
-    return from_counts(name, counts)
-
-
-def bridging_score(name: str, counts: BridgingCounts) -> MetricScore:
-    parts = {label: from_counts(label, c) for label, c in counts.parts.items()}
-    markable = parts["markable"]
-    return MetricScore(name, markable.recall, markable.precision, markable.f1, counts, parts)
-
-
-def empty_nodes_score(name: str, counts: empty_nodes.EmptyNodeCounts) -> MetricScore:
-    # No empty node on either side: undefined, as the zero score (the
-    # official scripts print 0 there).
-    if counts.empty:
-        parts = {label: MetricScore(label, None, None, None, c) for label, c in counts.parts.items()}
-        return MetricScore(name, None, None, None, counts, parts)
-    parts = empty_nodes.score_parts(counts, from_counts)
-    own = parts[empty_nodes.ALL]
-    return MetricScore(name, own.recall, own.precision, own.f1, counts, parts)
-
-
-def coefficient_score(name: str, statistics) -> MetricScore:
-    # An agreement coefficient is one value, without recall or precision.
-    return MetricScore(name, None, None, None, statistics, value=MEASURES[name].value(statistics))
-
-
-def entropy_score(name: str, statistics) -> MetricScore:
-    s = further.entropy_score(statistics)
-    return MetricScore(name, s.recall, s.precision, s.f1, statistics,
-                       extra={"variation_of_information": s.variation_of_information})
+def _variation_of_information(statistics) -> dict:
+    return {"variation_of_information": further.entropy_score(statistics).variation_of_information}
 
 
 @dataclass(frozen=True)
 class Measure:
     """One measure: ``compute`` gives one document's statistics from what it
     reads (a contingency, or the partition), ``empty`` the statistics of no
-    document, ``score`` the score of a sum. ``resampled``: its statistics
-    are recall and precision fractions (or parts of them) that intervals and
-    tests can resample, ``resampled_score`` the score of resampled sums
-    (:mod:`~corefud_scorer.measures.arrays`; recall and precision of one Counts unless said).
-    ``value``: an agreement coefficient's one value from its sum (its score
-    is that value alone). ``no_value``: why its score can have no value (the
-    text's words)."""
+    document, ``figures`` its recall, precision and F1 from summed
+    statistics, flattened (:mod:`~corefud_scorer.measures.figures`: one
+    function for the reported score and every resample; recall and precision
+    of one Counts unless said). ``resampled``: intervals and tests can
+    resample it. ``value``: an agreement coefficient's one value from its sum
+    (its score is that value alone). ``extra``: what else its score reports.
+    ``no_value``: why its score can have no value (the text's words)."""
 
     name: str
     reads: str
     compute: Callable
     empty: Callable[[], Any] = Counts
-    score: Callable[[str, Any], MetricScore] = from_counts
+    figures: Callable = prf
     resampled: bool = True
-    resampled_score: Callable = arrays.prf
     split_antecedents: str = AS_IS
     further: bool = False  # one of the further measures (-m every adds them; printed after 1.2's)
     value: Callable | None = None
+    extra: Callable | None = None
     no_value: str = "no value"
 
     @property
@@ -133,13 +121,12 @@ MEASURES = _entries(
     Measure("bcub", CONTINGENCY, metrics.b_cubed, split_antecedents=WEIGHTED),
     Measure("ceafe", CONTINGENCY, metrics.ceafe, split_antecedents=WEIGHTED),
     Measure("ceafm", CONTINGENCY, metrics.ceafm, split_antecedents=WEIGHTED),
-    Measure("blanc", CONTINGENCY, metrics.blanc, BlancCounts, blanc_score, resampled_score=arrays.blanc,
-            split_antecedents=WEIGHTED),
+    Measure("blanc", CONTINGENCY, metrics.blanc, BlancCounts, blanc, split_antecedents=WEIGHTED),
     Measure("lea", CONTINGENCY, metrics.lea, split_antecedents=WEIGHTED),
     # MOR overlaps words, and a split antecedent has none.
     Measure("mor", MENTIONS, metrics.mention_overlap, split_antecedents=NOT_APPLICABLE,
             no_value="split antecedents have no words to overlap"),
-    Measure("zero", MENTIONS, metrics.zero_anaphors, score=zero_score, resampled_score=arrays.zero,
+    Measure("zero", MENTIONS, metrics.zero_anaphors, figures=undefined_when_empty,
             no_value="no zero anaphor in the key or the response"),
     Measure("mention", MENTIONS, metrics.mention_identification),
     Measure("bcub-entity", CONTINGENCY, further.b_cubed_entity, further=True),
@@ -147,18 +134,17 @@ MEASURES = _entries(
     Measure("bcub-sys", CONTINGENCY, further.b_cubed_sys, further=True),
     Measure("ceaf-sys", CONTINGENCY, further.ceaf_sys, further=True),
     Measure("bcub-all", CONTINGENCY, further.b_cubed_all, further=True),
-    Measure("alpha", ONE_MENTION_SET, further.alpha, further.AlphaCounts, coefficient_score, resampled=False,
+    Measure("alpha", ONE_MENTION_SET, further.alpha, further.AlphaCounts, resampled=False,
             further=True, value=further.alpha_value),
-    Measure("kappa", ONE_MENTION_SET, further.kappa, further.KappaCounts, coefficient_score, resampled=False,
+    Measure("kappa", ONE_MENTION_SET, further.kappa, further.KappaCounts, resampled=False,
             further=True, value=further.kappa_value),
-    Measure("entropy", ONE_MENTION_SET, further.entropy, further.EntropyCounts, entropy_score,
-            resampled_score=arrays.entropy, further=True),
+    Measure("entropy", ONE_MENTION_SET, further.entropy, further.EntropyCounts, entropy_figures,
+            further=True, extra=_variation_of_information),
     Measure("core-de", ONE_MENTION_SET, further.core_de, further=True),
     Measure("non-referring", LAYERS, metrics.non_referring),
-    Measure("bridging", LAYERS, metrics.bridging, BridgingCounts, bridging_score,
-            resampled_score=arrays.bridging),
-    Measure("empty-nodes", LAYERS, empty_nodes.empty_nodes, empty_nodes.EmptyNodeCounts, empty_nodes_score,
-            resampled_score=arrays.empty_nodes, no_value="no empty node in the key or the response"),
+    Measure("bridging", LAYERS, metrics.bridging, BridgingCounts, bridging),
+    Measure("empty-nodes", LAYERS, empty_nodes.empty_nodes, empty_nodes.EmptyNodeCounts, empty_nodes_figures,
+            no_value="no empty node in the key or the response"),
 )
 
 

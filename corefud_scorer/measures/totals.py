@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Iterable
 
 from . import further
 from .statistics import Counts
-from .metrics import ordered_sum
-from .registry import CONLL_PARTS, CONLL_SCORE, MEASURES, blanc_score, from_counts  # noqa: F401  (re-exported)
+from .figures import mean_f1
+from .registry import CONLL_PARTS, CONLL_SCORE, MEASURES, from_counts, score_of
 from .scores import MetricScore
 
 if TYPE_CHECKING:
@@ -50,8 +50,7 @@ def primary_figure(conll: float | None, figures) -> tuple[str, float | None]:
 def metric_score(name: str, total) -> MetricScore:
     if total is NOT_APPLICABLE:
         return MetricScore(name, None, None, None, Counts())
-    entry = MEASURES[name]
-    return entry.score(name, entry.empty() if total is None else total)
+    return score_of(name, MEASURES[name].empty() if total is None else total)
 
 
 def add_counts(documents: Iterable[DocumentResult]) -> dict:
@@ -72,7 +71,7 @@ def conll_score(metrics: dict[str, MetricScore]) -> float | None:
     added in reporting order as 1.2 adds them."""
     if not all(name in metrics for name in CONLL_PARTS):
         return None
-    return ordered_sum([metrics[name].f1 for name in metrics if name in CONLL_PARTS]) / len(CONLL_PARTS)
+    return mean_f1([metrics[name].f1 for name in metrics if name in CONLL_PARTS])
 
 
 def summarize(documents: list[DocumentResult], metrics: tuple[str, ...]) -> tuple[dict, float | None]:
