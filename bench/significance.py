@@ -29,8 +29,9 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
-from corefud_scorer.jobs.significance import (Layout, Statistics, approximate_randomization,  # noqa: E402
-                                         confidence_intervals, paired_bootstrap, scores)
+from corefud_scorer.jobs.significance import (approximate_randomization, confidence_intervals,  # noqa: E402
+                                              paired_bootstrap)
+from corefud_scorer.jobs.stacked import Layout, Statistics, scores  # noqa: E402
 
 CRAC = ("muc", "bcub", "ceafe", "zero")
 TARGET_SECONDS = 5.0

@@ -14,8 +14,9 @@ from corefud_scorer.jobs.bench import macro_average as bench_macro
 from corefud_scorer.measures.statistics import Counts
 from corefud_scorer.results import DocumentResult
 from corefud_scorer.measures.registry import CONLL_SCORE as CONLL
-from corefud_scorer.jobs.significance import (DEFAULT_SEED, Interval, Layout, Statistics, approximate_randomization,
-                                         confidence_intervals, paired_bootstrap)
+from corefud_scorer.jobs.significance import (DEFAULT_SEED, Interval, approximate_randomization, confidence_intervals,
+                                              paired_bootstrap)
+from corefud_scorer.jobs.stacked import Layout, Statistics
 
 from conftest import FIXTURES
 
@@ -348,7 +349,7 @@ def test_an_interval_holds_its_figure_even_where_the_percentiles_do_not():
 
 
 def test_coefficients_are_refused_in_one_place():
-    from corefud_scorer.jobs.significance import not_resampled
+    from corefud_scorer.jobs.stacked import not_resampled
 
     assert not_resampled(("muc", "alpha", "entropy", "kappa", "alpha")) == ["alpha", "kappa"]
     with pytest.raises(ValueError, match="alpha"):

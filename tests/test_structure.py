@@ -259,7 +259,7 @@ def test_the_layer_check_finds_an_upward_import():
 MODULE_LINES, FUNCTION_LINES = 400, 80
 # Still to split; the lists only shrink.
 LONG_MODULES = {"cli.flags", "formats.readers.conll2012", "formats.readers.corefud", "formats.readers.ua",
-                "jobs.error_analysis", "jobs.significance", "render.text"}
+                "jobs.error_analysis", "render.text"}
 LONG_FUNCTIONS = {"cli.bench.bench_main", "formats.readers.conll2012.read_documents",
                   "formats.readers.corefud.iter_raw_documents", "formats.readers.file_entities.see",
                   "formats.readers.ua.read_documents", "jobs.error_analysis.analyse",

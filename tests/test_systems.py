@@ -13,7 +13,8 @@ import pytest
 from corefud_scorer import Options, score
 from corefud_scorer.api import score_systems
 from corefud_scorer.measures.registry import CONLL_SCORE as CONLL
-from corefud_scorer.jobs.significance import Statistics, approximate_randomization, paired_bootstrap
+from corefud_scorer.jobs.significance import approximate_randomization, paired_bootstrap
+from corefud_scorer.jobs.stacked import Statistics
 
 from conftest import FIXTURES, ROOT, run_cli
 from schema import validate_bench, validate_result

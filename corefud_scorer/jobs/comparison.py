@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from . import significance
 from ..measures.registry import CONLL_SCORE
-from .significance import DEFAULT_SEED, LEVEL, TRUSTWORTHY_DOCUMENTS, Statistics
+from .significance import DEFAULT_SEED, LEVEL, TRUSTWORTHY_DOCUMENTS
+from .stacked import Statistics
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from .comparison import Resampling
 from ..errors import ScorerError
 from ..measures.registry import CONLL_PARTS, CONLL_SCORE, MEASURES
 from ..results import Options
-from .significance import Statistics
+from .stacked import Statistics
 
 COLUMNS = ("head", "partial", "exact", "with_singletons")
 MATCHES = ("head", "partial", "exact")

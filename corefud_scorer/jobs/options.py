@@ -24,8 +24,8 @@ from ..formats.profile import OPTIONAL_FEATURES
 from ..formats.readers import formats
 from ..measures.registry import CONLL_PARTS, CONLL_SCORE
 from ..results import GROUPS, METRIC_NAMES, SYNC_CHOICES, Options, format_profile
-from .significance import (AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES,
-                           not_resampled)
+from .significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES
+from .stacked import not_resampled
 
 # Where the page shows a field: the basic settings, then folded groups.
 SECTIONS = {
@@ -212,7 +212,7 @@ def check_tests(paired_bs, paired_ar, systems: int) -> None:
 
 def check_compared(options: Options, compared: bool) -> None:
     """Several systems, intervals and tests resample statistics that add
-    across documents (:func:`.significance.not_resampled` says which are
+    across documents (:func:`.stacked.not_resampled` says which are
     refused), for one synchronisation, not ``--sync all``."""
     if not compared:
         return
