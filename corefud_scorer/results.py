@@ -12,9 +12,8 @@ from .formats.profile import OPTIONAL_FEATURES, FormatProfile
 from .formats.readers import DEFAULT_FORMAT, profile
 from .alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from .measures.metrics import BlancCounts, BridgingCounts, Counts  # noqa: F401  (re-exported)
-from .measures.registry import CONLL_PARTS, CONLL_SCORE, FURTHER, OF_LAYERS
+from .measures.registry import CONLL_PARTS, CONLL_SCORE, FURTHER, OF_LAYERS, score_of
 from .measures.scores import MetricScore  # noqa: F401  (re-exported)
-from .measures.totals import summarize
 
 # What ``-m all`` means for CorefUD files, in 1.2's order (each format's
 # profile says what it means for its files: all_metrics).
@@ -202,7 +201,7 @@ class DocumentResult:
     @property
     def metrics(self) -> dict[str, MetricScore]:
         """This document's recall, precision and F1 per metric."""
-        return summarize([self], tuple(self.counts))[0]
+        return {name: score_of(name, counts) for name, counts in self.counts.items()}
 
 
 @dataclass

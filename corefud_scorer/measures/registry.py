@@ -32,7 +32,7 @@ LAYERS = "layers"                    # what a document has beside its entities (
 # What a measure does where split antecedents are scored.
 AS_IS = "as is"
 WEIGHTED = "weighted"                # the split antecedents' alignment weights it (:mod:`~corefud_scorer.measures.split_antecedents`)
-NOT_APPLICABLE = "not applicable"    # no statistics (None), no total
+UNSCORED = "unscored"                # no statistics (None): not applicable to the whole
 
 
 # --- from summed statistics to a score ---
@@ -62,7 +62,10 @@ def score_of(name: str, statistics) -> MetricScore:
     """A measure's score of summed statistics: its figures (the function
     that also scores every resample, on one plain row), its parts' scores
     (undefined where the whole is), an agreement coefficient's value, and
-    what else it reports."""
+    what else it reports; with None for statistics, not applicable."""
+    if statistics is None:
+        # A document that could not give it (MOR with split antecedents).
+        return MetricScore(name, None, None, None, Counts())
     entry = MEASURES[name]
     if entry.value is not None:
         # An agreement coefficient is one value, without recall or precision.
@@ -124,7 +127,7 @@ MEASURES = _entries(
     Measure("blanc", CONTINGENCY, metrics.blanc, BlancCounts, blanc, split_antecedents=WEIGHTED),
     Measure("lea", CONTINGENCY, metrics.lea, split_antecedents=WEIGHTED),
     # MOR overlaps words, and a split antecedent has none.
-    Measure("mor", MENTIONS, metrics.mention_overlap, split_antecedents=NOT_APPLICABLE,
+    Measure("mor", MENTIONS, metrics.mention_overlap, split_antecedents=UNSCORED,
             no_value="split antecedents have no words to overlap"),
     Measure("zero", MENTIONS, metrics.zero_anaphors, figures=undefined_when_empty,
             no_value="no zero anaphor in the key or the response"),

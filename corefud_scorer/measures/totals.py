@@ -49,7 +49,7 @@ def primary_figure(conll: float | None, figures) -> tuple[str, float | None]:
 
 def metric_score(name: str, total) -> MetricScore:
     if total is NOT_APPLICABLE:
-        return MetricScore(name, None, None, None, Counts())
+        return score_of(name, None)
     return score_of(name, MEASURES[name].empty() if total is None else total)
 
 
