@@ -117,6 +117,15 @@ def resolve_format(fmt: str | None, key_path: str, response_path: str) -> str:
     return key_format
 
 
+def source_format(path: str, fmt: str | None) -> str:
+    """The format a file is read in when ``fmt`` is asked for: its own where
+    ``fmt`` pairs with it, else ``fmt`` (the detected one for None)."""
+    detected = detect_format(path)
+    if fmt is None or detected in profile(fmt).pairs_with:
+        return detected
+    return fmt
+
+
 def read_documents(path: str, side: str, fmt: str, words: bool = False,
                    parses: bool = False, deps: bool = False, problems: Problems = STOP) -> Iterator[SourceDocument]:
     """``words``: the loaded documents carry their words (``Document.text``),
@@ -127,8 +136,7 @@ def read_documents(path: str, side: str, fmt: str, words: bool = False,
     in a format ``fmt`` pairs with is read in its own format. ``problems``
     receives what is wrong with the file (by default the first problem is
     raised; collected, the reader goes on)."""
-    detected = detect_format(path)
-    module = reader(detected if detected in profile(fmt).pairs_with else fmt)
+    module = reader(source_format(path, fmt))
     wanted = {name: True for name, on in (("words", words), ("parses", parses), ("deps", deps))
               if on and name in inspect.signature(module.read_documents).parameters}
     if problems is not STOP:

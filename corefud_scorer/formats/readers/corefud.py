@@ -485,7 +485,7 @@ def _udapi_message(message: str) -> str:
 
 
 @contextlib.contextmanager
-def _udapi_messages():
+def udapi_messages():
     """Collect what Udapi logs (through the root logger) whatever the host's
     logging setup: its level, handlers and ``logging.disable`` would otherwise
     decide whether malformed input is refused."""
@@ -515,7 +515,7 @@ def _parse(raw: CorefUDDocument, lines: list[str], global_entity: str | None):
     """Udapi's document of the lines, its sentences' indices, its entities
     and what it logged; :class:`_Unreadable` when it cannot read them."""
     udoc = None
-    with _udapi_messages() as messages:
+    with udapi_messages() as messages:
         try:
             udoc = _udapi_document(lines, global_entity)
             sentence_index = {}
@@ -710,12 +710,19 @@ def _bridging(udapi_entities, built: dict, file_id=str) -> list[Bridging]:
                 continue
             anaphor = built.get(id(umention))
             for link in umention.bridging:
-                candidates = [built[id(m)] for m in link.target.mentions if id(m) in built]
-                before = [m for m in candidates if m.sort_key() < anaphor.sort_key()]
-                antecedent = max(before, key=Mention.sort_key) if before else (
-                    min(candidates, key=Mention.sort_key) if candidates else None)
+                antecedent = bridging_antecedent(anaphor, [built[id(m)] for m in link.target.mentions
+                                                           if id(m) in built])
                 links.append(Bridging(anaphor, file_id(link.target.eid), antecedent, link.relation or None))
     return links
+
+
+def bridging_antecedent(anaphor: Mention, candidates: list[Mention]) -> Mention | None:
+    """The mention a ``Bridge`` link's antecedent entity stands for: its
+    last mention starting before the anaphor, else its first."""
+    before = [m for m in candidates if m.sort_key() < anaphor.sort_key()]
+    if before:
+        return max(before, key=Mention.sort_key)
+    return min(candidates, key=Mention.sort_key) if candidates else None
 
 
 def read_file(path: str) -> list[Document]:
