@@ -1,20 +1,25 @@
 """Writers: one module per output format, each behind the same seam.
 
 A writer module has ``FORMAT`` (the reader's name for the format),
-``SUFFIXES`` (the file names it is chosen by) and ``write(documents, handle,
-lost)``, which writes :class:`TextDocument` objects and adds to ``lost``
-(a :class:`collections.Counter`) what the format cannot hold, by kind.
+``SUFFIXES`` (the file names it is chosen by), ``HOLDS`` (the source's text
+layers it keeps, :mod:`.layers`; none if it has no such name) and
+``write(documents, handle, lost)``, which writes :class:`TextDocument`
+objects and adds to ``lost`` (a :class:`collections.Counter`) what of the
+annotation the format cannot hold, by kind.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
 
 from ...errors import ScorerError
-from ...model import ORD_SCALE, SENTENCE_STRIDE, Document, position
+from ...model import Document, position
+from .names import DocumentName, document_name
+from ..readers.source_text import SourceText
 
 _MODULES = {"ua": "ua", "conll": "conll2012", "jsonlines": "jsonlines", "corefud": "corefud"}
 
@@ -25,6 +30,17 @@ SPLIT_ANTECEDENTS = "split-antecedent links"
 BRIDGING = "bridging links"
 NON_REFERRING = "non-referring markables"
 DISCOURSE_DEIXIS = "discourse-deixis entities"
+HEADS = "mention heads (or minimum spans)"
+SPACES = "cells with spaces, written with _ (the format splits its columns at whitespace)"
+_SPACE = re.compile(r"\s").search
+
+
+def spaceless(cell: str, lost: Counter) -> str:
+    """A cell of a format whose columns are split at whitespace."""
+    if cell and not _SPACE(cell):
+        return cell
+    lost[SPACES] += 1
+    return "_".join(cell.split()) or "_"
 
 
 @dataclass
@@ -37,6 +53,13 @@ class TextDocument:
     sentence_ids: list
     forms: list[list[str]]
     document: Document
+    # The source's own text (rows, comments, columns) and its names in each
+    # format, where the document comes from a file.
+    text: SourceText | None = None
+    names: DocumentName | None = None
+
+    def names_or_default(self, index: int) -> DocumentName:
+        return self.names or document_name(self.name, None, index)
 
 
 def formats() -> tuple[str, ...]:
@@ -50,8 +73,9 @@ def writer(fmt: str) -> ModuleType:
 
 
 def format_of_name(path: str) -> str | None:
-    """The format a file name asks for, by its ending (None if none does)."""
-    lower = path.lower()
+    """The format a file name asks for, by its ending, ``.gz`` aside (None
+    if none does)."""
+    lower = path.lower().removesuffix(".gz")
     for fmt in _MODULES:
         if lower.endswith(writer(fmt).SUFFIXES):
             return fmt
@@ -59,17 +83,8 @@ def format_of_name(path: str) -> str | None:
 
 
 def plain_name(name, index: int) -> str:
-    """A document's name outside CoNLL-2012: ``NAME_PART`` for a CoNLL-2012
-    name ``(NAME); part PART`` (or ``(NAME)``, part 0), as the systems name
-    OntoNotes documents; any other name as it is."""
-    from ..readers.conll2012 import conll_identity
-
-    if not isinstance(name, str):
-        return f"document_{index + 1}"
-    if name.startswith("("):
-        found, part = conll_identity(name)
-        return f"{found}_{part}"
-    return name
+    """A document's name outside CoNLL-2012 and jsonlines (:mod:`.names`)."""
+    return document_name(name, None, index).plain
 
 
 def token_spans(doc: TextDocument, lost: Counter) -> list[list[tuple[int, int]]]:
@@ -97,54 +112,10 @@ def token_spans(doc: TextDocument, lost: Counter) -> list[list[tuple[int, int]]]
                 lost[DISCONTINUOUS] += 1
             else:
                 spans.append((words[0], words[-1]))
+                # A span's head is its first word (a UA markable's Min that word alone).
+                first = min(p for p in mention.words if p in index)
+                if mention.head != first if mention.min is None else mention.min != (first,):
+                    lost[HEADS] += 1
         if spans:
             entities.append(spans)
     return entities
-
-
-@dataclass
-class Slot:
-    """A word or empty node of a sentence as written: its model position
-    and its CoNLL-U ID (``3``, or ``3.1`` for the first empty node after 3)."""
-
-    position: int
-    ord: str
-    word: int | None  # the word's number in the document from 1; None for an empty node
-
-
-def slots(doc: TextDocument) -> list[list[Slot]]:
-    """Each sentence's words and the empty nodes the annotation stands on
-    (numbered after the word before them, in position order)."""
-    empties: dict[int, set] = {}
-    words = {position(s, k) for s, forms in enumerate(doc.forms) for k in range(1, len(forms) + 1)}
-    d = doc.document
-    for entity in [*d.entities, *d.discourse_deixis]:
-        for mention in entity.mentions:
-            for p in mention.words:
-                if p not in words:
-                    empties.setdefault(p // SENTENCE_STRIDE, set()).add(p)
-    for item in d.non_referring:
-        for p in item.mention.words:
-            if p not in words:
-                empties.setdefault(p // SENTENCE_STRIDE, set()).add(p)
-    out, number = [], 0
-    for s, forms in enumerate(doc.forms):
-        sentence = []
-        extra = sorted(empties.get(s, ()))
-        for k in range(0, len(forms) + 1):
-            if k:
-                number += 1
-                sentence.append(Slot(position(s, k), str(k), number))
-            after = [p for p in extra if position(s, k) < p < position(s, k + 1)]
-            sentence.extend(Slot(p, f"{k}.{i}", None) for i, p in enumerate(after, 1))
-        out.append(sentence)
-    return out
-
-
-def deps_text(mention) -> str:
-    """A zero's enhanced dependencies (``parent:relation`` pairs) as DEPS."""
-    pairs = []
-    for parent, relation in mention.head_deps:
-        k = parent / ORD_SCALE
-        pairs.append(f"{int(k) if k == int(k) else k}:{relation}")
-    return "|".join(pairs) or "_"

@@ -1,46 +1,46 @@
 """Write CoNLL-2012 files: a document between ``#begin document (NAME);
-part PART`` and ``#end document``, a token a line (twelve columns, the
-last the coreference brackets), a blank line after each sentence. The
-brackets are the reader's (:func:`readers.conll2012.coreference_column`),
-so that a file read back gives the same mentions in the same order."""
+part PART`` and ``#end document``, a token a line (the name, the part, the
+word's number, its form, the columns a CoNLL-2012 source has between the
+form and the coreference, else its part-of-speech tag and ``-`` for the
+parse and the rest; the last column the coreference brackets), a blank line
+after each sentence. The brackets are the reader's
+(:func:`readers.conll2012.coreference_column`), so that a file read back
+gives the same mentions in the same order."""
 
 from __future__ import annotations
 
-from ..readers.conll2012 import conll_identity, coreference_column
-from ..readers.jsonlines import jsonlines_identity
-from . import TextDocument, token_spans
+from ..readers.conll2012 import coreference_column
+from . import TextDocument, layers, spaceless, token_spans
+from ..readers.source_text import UPOS, XPOS
 from ..readers.conll2012 import SUFFIXES  # noqa: F401  (the writer is chosen by the reader's file names)
 
 FORMAT = "conll"
+HOLDS = layers.CONLL
 
 
-def name_and_part(name: str | None, index: int) -> tuple[str, int]:
-    """A CoNLL-2012 document name and part: the name's own where it has
-    them (``(NAME); part PART``, or a jsonlines ``NAME_PART``), else part 0."""
-    if name is None:
-        return f"document_{index + 1}", 0
-    if name.startswith("("):
-        found, part = conll_identity(name)
-    else:
-        found, part = jsonlines_identity(name)
-    return found.replace(" ", "_"), part
-
-
-def _form(form: str) -> str:
-    return "_".join(form.split()) or "_"
+def _middle(row) -> list[str]:
+    """The columns between the form and the coreference."""
+    if row is not None and row.conll is not None:
+        return row.conll
+    tag = "-" if row is None else next((c for c in (row.cells[XPOS], row.cells[UPOS]) if c != "_"), "-")
+    return [tag, "-", "-", "-", "-", "-", "*"]
 
 
 def write(documents, handle, lost) -> None:
     for index, doc in enumerate(documents):
         doc: TextDocument
-        name, part = name_and_part(doc.name if isinstance(doc.name, str) else None, index)
+        name, part = doc.names_or_default(index).conll
+        name = name.replace(" ", "_")
         spans = token_spans(doc, lost)
         column = coreference_column(sum(map(len, doc.forms)), [(str(e), s) for e, s in enumerate(spans)])
+        words = ([[row for row in sentence.rows if row.is_word] for sentence in doc.text.sentences]
+                 if doc.text is not None else [[None] * len(forms) for forms in doc.forms])
         handle.write(f"#begin document ({name}); part {part:03d}\n")
         at = 0
-        for forms in doc.forms:
-            for k, form in enumerate(forms):
-                handle.write(f"{name}\t{part}\t{k}\t{_form(form)}\t-\t-\t-\t-\t-\t-\t*\t{column[at]}\n")
+        for forms, rows in zip(doc.forms, words):
+            for k, (form, row) in enumerate(zip(forms, rows)):
+                cells = [name, str(part), str(k), spaceless(form, lost), *_middle(row), column[at]]
+                handle.write("\t".join(cells) + "\n")
                 at += 1
             handle.write("\n")
         handle.write("#end document\n")
