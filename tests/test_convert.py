@@ -231,8 +231,8 @@ def _ua_file(cells) -> str:
 def _through_writer(source, target, fmt: str) -> Counter:
     """Write ``source`` with the ``fmt`` writer, whatever the source's format
     (``convert`` copies a file of the target's own format)."""
-    from corefud_scorer.convert import text_documents
-    from corefud_scorer.writers import writer
+    from corefud_scorer.jobs.convert import text_documents
+    from corefud_scorer.formats.writers import writer
 
     module, lost = writer(fmt), Counter()
     with open(target, "w", encoding="utf-8") as handle:

@@ -114,7 +114,7 @@ def token_spans(doc: TextDocument, lost: Counter) -> list[list[tuple[int, int]]]
                 spans.append((words[0], words[-1]))
                 # A span's head is its first word (a UA markable's Min that word alone).
                 first = min(p for p in mention.words if p in index)
-                if mention.head != first if mention.min is None else mention.min != (first,):
+                if (mention.head != first) if mention.min is None else (mention.min != (first,)):
                     lost[HEADS] += 1
         if spans:
             entities.append(spans)
