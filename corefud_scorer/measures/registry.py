@@ -16,12 +16,7 @@ from typing import Any, Callable
 from . import empty_nodes, further, metrics
 from .figures import PLAIN, blanc, bridging, columns, prf, row, undefined_when_empty
 from .statistics import BlancCounts, BridgingCounts, Counts
-from .scores import MetricScore
-
-# The CoNLL score: the mean F1 of these three, under this name in JSON and
-# tables (and the -m group that asks for them).
-CONLL_PARTS = ("muc", "bcub", "ceafe")
-CONLL_SCORE = "conll"
+from .scores import CONLL_PARTS, CONLL_SCORE, MetricScore, from_counts  # noqa: F401  (re-exported)
 
 # What a measure reads, per document.
 CONTINGENCY = "contingency"          # the key x response contingency (follows --sync)
@@ -51,11 +46,6 @@ def empty_nodes_figures(sums, ops):
     """The empty nodes' own figures: the ALL part's, undefined with no empty
     node on either side (the official scripts print 0 there)."""
     return undefined_when_empty(sums, ops, at=4 * empty_nodes.PARTS.index(empty_nodes.ALL))
-
-
-def from_counts(name: str, counts: Counts) -> MetricScore:
-    """The score of one Counts: recall, precision and F1."""
-    return MetricScore(name, *prf(row(counts), PLAIN), counts)
 
 
 def score_of(name: str, statistics) -> MetricScore:

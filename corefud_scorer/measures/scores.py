@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .figures import PLAIN, prf, row
 from .statistics import BlancCounts, BridgingCounts, Counts
+
+# The CoNLL score: the mean F1 of these three, under this name in JSON and
+# tables (and the -m group that asks for them).
+CONLL_PARTS = ("muc", "bcub", "ceafe")
+CONLL_SCORE = "conll"
 
 
 @dataclass
@@ -53,3 +59,9 @@ class MetricScore:
     @property
     def precision_den(self) -> float:
         return self.counts.precision_den
+
+
+def from_counts(name: str, counts: Counts) -> MetricScore:
+    """The score of one Counts: recall, precision and F1 (free of numpy, as
+    v8.01's path is)."""
+    return MetricScore(name, *prf(row(counts), PLAIN), counts)

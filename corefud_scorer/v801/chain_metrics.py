@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from types import SimpleNamespace
 
 from ..alignment import assignment
+from ..measures.scores import MetricScore, from_counts
 from ..measures.statistics import BlancCounts, Counts
 from .chains import Chains, _last_index
 
@@ -185,6 +186,37 @@ def blanc(c: Chains) -> BlancCounts:
                        Counts(float(isect_n), float(key_n), float(isect_n), float(resp_n)))
 
 
+def blanc_figures(coref: Counts, noncoref: Counts) -> tuple[float, float, float]:
+    """v8.01's BLANC recall, precision and F1 from summed links: a part is
+    left out when the key has no link of its kind (its rule; the scores of
+    ``corefud-scorer`` use 1.2's, :func:`registry.blanc_score`)."""
+    ra = coref.recall_num / coref.recall_den if coref.recall_den else -1
+    rr = noncoref.recall_num / noncoref.recall_den if noncoref.recall_den else -1
+    pa = coref.precision_num / coref.precision_den if coref.precision_den else 0
+    pr = noncoref.precision_num / noncoref.precision_den if noncoref.precision_den else 0
+    recall = (ra + rr) / 2
+    precision = (pa + pr) / 2
+    fa = 2 * pa * ra / (pa + ra) if pa + ra else 0
+    fr = 2 * pr * rr / (pr + rr) if pr + rr else 0
+    f1 = (fa + fr) / 2
+    if ra == -1 and rr == -1:
+        recall = precision = f1 = 0
+    elif ra == -1:
+        recall, precision, f1 = rr, pr, fr
+    elif rr == -1:
+        recall, precision, f1 = ra, pa, fa
+    return recall, precision, f1
+
+
+def score(name: str, total) -> MetricScore:
+    """v8.01's recall, precision and F1 of one of its figures (:data:`PRINTED`)
+    summed over documents; BLANC's by its rule of the parts."""
+    if name != "blanc":
+        return from_counts(name, total)
+    parts = {label: from_counts(label, counts) for label, counts in total.parts.items()}
+    return MetricScore(name, *blanc_figures(total.coreference, total.non_coreference), total, parts)
+
+
 def mention_identification(c: Chains) -> Counts:
     """Identification of mentions: response spans equal to a key span."""
     return Counts(float(c.exact), float(c.key_spans), float(c.exact), float(c.response_spans))
@@ -257,6 +289,8 @@ def mention_overlap(c: Chains, mention_of: dict) -> Counts:
 
 # scorer.pl v8.01's metrics, in the order its ``all`` prints them.
 METRICS = {"muc": muc, "bcub": b_cubed, "ceafm": ceafm, "ceafe": ceafe, "blanc": blanc}
+# Every figure scorer.pl v8.01 prints: its metrics and its identification of mentions.
+PRINTED = {**METRICS, "mention": mention_identification}
 # What a document where a span repeats is scored with on its chains: v8.01's
 # metrics, and LEA on the same reading (each id's last chain).
 REPEATED_SPAN_METRICS = {**METRICS, "lea": lea}

@@ -123,24 +123,9 @@ def metric_section(metric: str, pairs: list[PairScore], name: str | None) -> str
 
 
 def blanc_v8(coref: Counts, noncoref: Counts) -> tuple:
-    """v8.01's BLANC from summed links: a part is left out when the key has
-    no link of its kind (its rule; the scores of ``corefud-scorer`` use 1.2's).
-    Returns (R, 1, P, 1, F1) for :func:`rpf`."""
-    ra = coref.recall_num / coref.recall_den if coref.recall_den else -1
-    rr = noncoref.recall_num / noncoref.recall_den if noncoref.recall_den else -1
-    pa = coref.precision_num / coref.precision_den if coref.precision_den else 0
-    pr = noncoref.precision_num / noncoref.precision_den if noncoref.precision_den else 0
-    recall = (ra + rr) / 2
-    precision = (pa + pr) / 2
-    fa = 2 * pa * ra / (pa + ra) if pa + ra else 0
-    fr = 2 * pr * rr / (pr + rr) if pr + rr else 0
-    f1 = (fa + fr) / 2
-    if ra == -1 and rr == -1:
-        recall = precision = f1 = 0
-    elif ra == -1:
-        recall, precision, f1 = rr, pr, fr
-    elif rr == -1:
-        recall, precision, f1 = ra, pa, fa
+    """v8.01's BLANC line from summed links (:func:`chain_metrics.blanc_figures`),
+    as (R, 1, P, 1, F1) for :func:`rpf`."""
+    recall, precision, f1 = chain_metrics.blanc_figures(coref, noncoref)
     return recall, 1, precision, 1, f1
 
 
