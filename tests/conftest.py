@@ -8,6 +8,9 @@ import contextlib
 import io
 import json
 import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +26,14 @@ CONFORMANCE = ROOT.parent / "shared" / "conformance"
 # ``make test-long``: the generated-file sweeps in full (the matrix's cross
 # product, more examples of the slow properties); the default run samples them.
 LONG = os.environ.get("COREFUD_TESTS", os.environ.get("COREFUD_MATRIX", "")) == "long"
+# The reference scorer scorer.pl v8.01's work tree, where it is beside the
+# project (or named by CONLL_REFERENCE), and the mark of tests that run it.
+REFERENCE = next((p for p in (ROOT.parent / "peers" / "reference-coreference-scorers",
+                              ROOT.parent.parent / "peers" / "reference-coreference-scorers",
+                              Path(os.environ.get("CONLL_REFERENCE", "/nonexistent")))
+                  if (p / "scorer.pl").is_file()), None)
+needs_perl = pytest.mark.skipif(REFERENCE is None or shutil.which("perl") is None,
+                                reason="perl or the reference scorer's work tree is missing")
 
 # What the matrix test checked (tests/test_matrix.py), printed at the end of
 # the run; with pytest-xdist each worker sends its own and they are summed.
@@ -55,6 +66,14 @@ def pytest_terminal_summary(terminalreporter):
         "the reference scorers read a repeated span, with its warning")
     for message, count in MATRIX_REFUSALS.most_common(8):
         terminalreporter.write_line(f"  refused {count} times: {message}")
+
+
+def python_output(code: str) -> str:
+    """What a fresh interpreter prints running ``code`` at the project's root
+    (it must succeed): what a module loads on import, say."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 def dense_assign(keys, responses, similarity):

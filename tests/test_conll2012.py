@@ -13,13 +13,9 @@ import io
 import itertools
 import json
 import math
-import os
 import pickle
 import random
-import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -29,15 +25,11 @@ from corefud_scorer.errors import ScorerError
 from corefud_scorer.formats.readers import detect_format
 from corefud_scorer.formats.readers.conll2012 import read_documents, read_file, sniff
 
-from conftest import ROOT, run_cli
+from conftest import REFERENCE, ROOT, needs_perl, python_output, run_cli
 
 SUITE = next((p / "conformance" / "conll2012" for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared")
               if (p / "conformance" / "conll2012").is_dir()), None)
 EXPECTED = ROOT / "tests" / "conll_expected" / "scorer_pl.json"
-REFERENCE = next((p for p in (ROOT.parent / "peers" / "reference-coreference-scorers",
-                              ROOT.parent.parent / "peers" / "reference-coreference-scorers",
-                              Path(os.environ.get("CONLL_REFERENCE", "/nonexistent")))
-                  if (p / "scorer.pl").is_file()), None)
 needs_suite = pytest.mark.skipif(SUITE is None, reason="../shared/conformance is not beside the project")
 
 
@@ -386,8 +378,7 @@ def test_dropin_prints_what_scorer_pl_printed(case):
 
 
 @needs_suite
-@pytest.mark.skipif(REFERENCE is None or shutil.which("perl") is None,
-                    reason="perl or the reference scorer's work tree is missing")
+@needs_perl
 @pytest.mark.parametrize("case", [c for c in _runs() if " name" not in c])
 def test_dropin_equals_perl_scorer_live(case):
     arguments = _arguments(case)
@@ -399,8 +390,7 @@ def test_dropin_equals_perl_scorer_live(case):
 
 
 @needs_suite
-@pytest.mark.skipif(REFERENCE is None or shutil.which("perl") is None,
-                    reason="perl or the reference scorer's work tree is missing")
+@needs_perl
 def test_dropin_goes_on_where_perl_refuses_repeats():
     arguments = ["all", SUITE / "TC-A.key", SUITE / "TC-A-9.response", "none"]
     perl = subprocess.run(["perl", str(REFERENCE / "scorer.pl"), *map(str, arguments)],
@@ -488,8 +478,7 @@ def test_dropin_repeats_of_every_kind(write):
     assert out.count("Repeated mention in the response: 1, 1 11") == 5  # once per metric, as v8.01
 
 
-@pytest.mark.skipif(REFERENCE is None or shutil.which("perl") is None,
-                    reason="perl or the reference scorer's work tree is missing")
+@needs_perl
 @pytest.mark.parametrize("metric", ["muc", "bcub", "ceafm", "ceafe", "blanc", "all"])
 @pytest.mark.parametrize("mode", [[], ["none"], ["(rep); part 000"]])
 def test_dropin_repeats_equal_perl_live(write, metric, mode):
@@ -530,6 +519,4 @@ def test_the_stand_in_starts_without_numpy():
     code = ("import sys, corefud_scorer.v801.dropin; "
             "print(sorted(m for m in ('numpy', 'corefud_scorer.api', 'corefud_scorer.cli', 'udapi') "
             "if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    assert python_output(code).strip() == "[]"

@@ -18,6 +18,7 @@ from . import chain_metrics, chains as v8
 from ..formats import mention_filters
 from ..measures.statistics import Counts
 from ..measures.document import contingency_counts, document_result, of_contingency
+from ..model import Mention
 from ..results import Options
 
 
@@ -26,13 +27,16 @@ class Prepared:
     """One document pair in v8.01's terms, with what was noticed on the way."""
 
     chains: v8.Chains
-    key: object       # the documents as read (ConllDocument)
+    key: object       # the documents as read (ConllDocument), None for bare clusters
     response: object
     singletons: tuple[int, int]
 
     def mention_of(self) -> dict:
         """Token span -> model mention (the key's where both have it), for
-        MOR, the one measure that needs the mentions' words."""
+        MOR, the one measure that needs the mentions' words; for bare
+        clusters (no document read), each span's tokens are its words."""
+        if self.key is None:
+            return {span: Mention(tuple(range(span[0], span[1] + 1)), span[0]) for span in self.chains.ids}
         out: dict = {}
         for source in (self.response, self.key):
             document = source.load()
@@ -93,6 +97,12 @@ def chains_counts(prepared: Prepared, metrics, sync: str | None = None) -> dict:
         else:
             raise ValueError(f"{name}: no reading on v8.01's chains")
     return {name: out[name] for name in names}
+
+
+def has_reading(name: str) -> bool:
+    """Whether :func:`chains_counts` reads the registry's measure ``name``
+    off v8.01's chains (the layers beside the entities it cannot)."""
+    return name in chain_metrics.REPEATED_SPAN_METRICS or of_contingency(name) or name in MENTION_READINGS
 
 
 # The measures of the aligned mentions, read off v8.01's chains (the format
