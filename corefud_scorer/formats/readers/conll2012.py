@@ -106,19 +106,21 @@ def conll_order(entities) -> tuple[list[list[tuple[int, int]]], list[int]]:
     """The entities (lists of (first, last) token spans) in the order this
     reader gives the same mentions written as :func:`coreference_column`
     writes them (entities by their id's first bracket, mentions as they
-    are completed), and the entities' indices in that order."""
-    singles, opens, closes = _column_orders(entities)
-    first, done = {}, {}
-    for t in sorted(set(singles) | set(opens) | set(closes)):
-        for phase, group in ((0, singles.get(t, ())), (1, opens.get(t, ()))):
-            for rank, (e, _) in enumerate(group):
-                first.setdefault(e, (t, phase, rank))
-        for phase, group in ((0, singles.get(t, ())), (1, closes.get(t, ()))):
-            for rank, (e, m) in enumerate(group):
-                done[(e, m)] = (t, phase, rank)
-    order = sorted(first, key=first.__getitem__)
-    return [[entities[e][m] for m in sorted(range(len(entities[e])), key=lambda m: done[(e, m)])]
-            for e in order], order
+    are completed), and the entities' indices in that order.
+
+    The column's groups (:func:`_column_orders`) as sort keys: an entity's
+    first bracket is its earliest start, a one-token mention before an
+    opening there and the longer opening first, ties by entity; a
+    mention is completed at its end, a one-token mention before a closing
+    there and the later start first, ties in the given order (a stable
+    sort). An empty entity has no bracket and is left out."""
+    firsts = sorted((min((s, s != t, -t) for s, t in spans), e) for e, spans in enumerate(entities) if spans)
+    order = [e for _, e in firsts]
+    return [sorted(entities[e], key=_completed) for e in order], order
+
+
+def _completed(span: tuple[int, int]) -> tuple[int, int]:
+    return span[1], -span[0]
 
 
 def sniff(head: str) -> bool:
