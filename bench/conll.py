@@ -44,7 +44,7 @@ WORDS = ("the", "a", "of", "house", "river", "she", "he", "it", "said", "went", 
 
 # --- generated files ---
 
-def _document(rng: random.Random, name: str, tokens: int):
+def document(rng: random.Random, name: str, tokens: int):
     """Sentences of words and key entities: lists of (first, last) token spans,
     about 0.12 mentions a token (OntoNotes' density), no span twice, no two
     mentions of one entity overlapping (the brackets could not say which is which)."""
@@ -143,7 +143,7 @@ def write_pair(key_path: str, response_path: str, docs: int, tokens: int, seed: 
     rng = random.Random(seed)
     with open(key_path, "w", encoding="utf-8") as key, open(response_path, "w", encoding="utf-8") as response:
         for d in range(docs):
-            name, lengths, words, entities = _document(rng, f"bench/doc_{d:04d}", tokens)
+            name, lengths, words, entities = document(rng, f"bench/doc_{d:04d}", tokens)
             entities = cleaned(entities, tokens)
             _write(key, name, lengths, words, entities)
             _write(response, name, lengths, words, cleaned(perturbed(rng, entities), tokens))
