@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterable, Iterator
 
 from ..interrupts import ignore_in_worker
@@ -20,6 +18,8 @@ def available_cores() -> int:
 
 def _context():
     # Forked workers inherit the imported libraries instead of importing them again.
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else None)
 
@@ -52,6 +52,9 @@ def ordered_map(function: Callable, items: Iterable, jobs: int) -> Iterator:
             for item in iterator:
                 yield function(item)
         return
+    # Imported only here: a run in one process does not pay for them.
+    from concurrent.futures import ProcessPoolExecutor
+
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=ignore_in_worker)
     try:
         pending: deque = deque()
