@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from .. import __version__
 from ..errors import ScorerError
 from ..alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
-from ..jobs.parallel import available_cores
+from ..jobs.parallel import WARM_UP, default_jobs
 from ..presets import PRESETS
 from ..formats.readers import formats, profiles
 from ..jobs.options import OptionConflict, check_compared, check_tests, resolve
@@ -88,8 +88,9 @@ def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
                         "are scored by position with a warning, as scorer.pl compares only the "
                         "tokens, and its test files change the words of mentions)")
     parser.add_argument("--per-doc", action="store_true", help="add one row per document")
-    parser.add_argument("-j", "--jobs", type=_positive, default=available_cores(),
-                        help="processes scoring documents in parallel (default: all cores, %(default)s here)")
+    parser.add_argument("-j", "--jobs", type=_positive, default=default_jobs(),
+                        help="processes scoring documents in parallel (default: all cores, %(default)s here, "
+                        f"once the work has taken {WARM_UP:g} s of CPU time in one process)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no warnings or progress on stderr")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="also print what was left out as asked (e.g. singletons dropped) on stderr")
