@@ -106,19 +106,27 @@ def conll_order(entities) -> tuple[list[list[tuple[int, int]]], list[int]]:
     """The entities (lists of (first, last) token spans) in the order this
     reader gives the same mentions written as :func:`coreference_column`
     writes them (entities by their id's first bracket, mentions as they
-    are completed), and the entities' indices in that order."""
-    singles, opens, closes = _column_orders(entities)
-    first, done = {}, {}
-    for t in sorted(set(singles) | set(opens) | set(closes)):
-        for phase, group in ((0, singles.get(t, ())), (1, opens.get(t, ()))):
-            for rank, (e, _) in enumerate(group):
-                first.setdefault(e, (t, phase, rank))
-        for phase, group in ((0, singles.get(t, ())), (1, closes.get(t, ()))):
-            for rank, (e, m) in enumerate(group):
-                done[(e, m)] = (t, phase, rank)
-    order = sorted(first, key=first.__getitem__)
-    return [[entities[e][m] for m in sorted(range(len(entities[e])), key=lambda m: done[(e, m)])]
-            for e in order], order
+    are completed), and the entities' indices in that order.
+
+    A bracket's place in the column is its token, then its group (one-token
+    mentions before the others' openings and closings), then its rank in
+    the group, which :func:`_column_orders` sorts: the sort keys say it
+    without building the column."""
+    firsts, completed = [], {}
+    for e, spans in enumerate(entities):
+        if not spans:
+            continue  # no bracket: not in the column
+        keyed = []
+        for m, (start, end) in enumerate(spans):
+            if start == end:
+                keyed.append(((start, 0, e, m), (start, 0, e, m), (start, end)))
+            else:
+                keyed.append(((end, 1, -start, e, m), (start, 1, -end, e, m), (start, end)))
+        keyed.sort()
+        firsts.append((min(opened for _, opened, _ in keyed), e))
+        completed[e] = [span for _, _, span in keyed]
+    order = [e for _, e in sorted(firsts)]
+    return [completed[e] for e in order], order
 
 
 def sniff(head: str) -> bool:
