@@ -159,19 +159,24 @@ class _Builder:
         return Mention(words, head, False, (), markable.line, minimum, parts)
 
     def _minimum(self, markable: _Markable) -> tuple[int, ...]:
-        text = markable.attributes.get("Min", markable.attributes.get("MIN"))
+        attributes = markable.attributes
+        text = attributes.get("Min")
         if text is None:
-            return ()
+            text = attributes.get("MIN")
+            if text is None:
+                return ()
+        positions = self.word_positions
         first, comma, last = text.partition(",")
         try:
-            bounds = (int(first), int(last)) if comma else (int(first),)
+            start = int(first)
+            end = int(last) if comma else start
         except ValueError:
-            bounds = ()
-        if not bounds or "," in last or not 1 <= bounds[0] <= bounds[-1] <= len(self.word_positions):
+            start = end = 0
+        if not 1 <= start <= end <= len(positions) or "," in last:
             self.report("head", f"Min={text} is not one or two token numbers of the document "
-                        f"(1..{len(self.word_positions)})", markable.line)
+                        f"(1..{len(positions)})", markable.line)
             return ()
-        return tuple(self.word_positions[bounds[0] - 1:bounds[-1]])
+        return tuple(positions[start - 1:end])
 
     def entities(self, markables: dict[str, _Markable], mentions: dict[str, Mention]) -> list[Entity]:
         by_entity: dict[str, list[Mention]] = {}
