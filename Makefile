@@ -8,7 +8,7 @@ REFERENCE ?=
 BENCH_ARGS ?=
 EXTRAS ?= test
 
-.PHONY: demo test test-long install install-test pytest matrix conformance bench bench-ua bench-corpus bench-significance bench-conll differential load clean
+.PHONY: demo test test-long install install-test pytest matrix conformance bench bench-ua bench-ua-real bench-corpus bench-significance bench-conll differential load clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -73,6 +73,12 @@ bench: install
 # (REFERENCE=DIR, a work tree of ufal/corefud-scorer): `make bench-ua REFERENCE=../corefud-scorer`.
 bench-ua: install
 	$(PY) bench/ua.py $(if $(REFERENCE),--reference $(REFERENCE)) $(BENCH_ARGS)
+
+# The real CODI-CRAC 2022 LIGHT dev file (in ../peers/CODI-CRAC22-Corpus, or LIGHT=FILE) against a
+# seeded perturbation, a generated pair and a one-sentence one, against the UA library of scorer 1.2:
+# `make bench-ua-real REFERENCE=../corefud-scorer`.
+bench-ua-real: install
+	$(PY) bench/ua_real.py $(if $(REFERENCE),--reference $(REFERENCE)) $(if $(LIGHT),--light $(LIGHT)) $(BENCH_ARGS)
 
 # 30 generated datasets, over 1M tokens, in one `bench` call with -j 1 and -j 2.
 bench-corpus: install

@@ -4,6 +4,7 @@ files' digests, and the one-line signature."""
 from __future__ import annotations
 
 import hashlib
+import os
 
 from . import __version__
 from typing import TYPE_CHECKING
@@ -26,6 +27,19 @@ def file_digest(path: str) -> str:
 
 
 def package_version(name: str) -> str | None:
+    """An installed package's version: off the name of the metadata folder
+    pip installs beside it (``NAME-VERSION.dist-info``), else from its
+    package metadata (importing :mod:`importlib.metadata` costs a command
+    more than a small file's scoring)."""
+    from importlib.util import find_spec
+
+    spec = find_spec(name)
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        parent = os.path.dirname(os.path.abspath(folder))
+        found = [entry[len(name) + 1:-len(".dist-info")] for entry in os.listdir(parent)
+                 if entry.startswith(name + "-") and entry.endswith(".dist-info")]
+        if len(found) == 1:
+            return found[0]
     from importlib.metadata import PackageNotFoundError, version
 
     try:

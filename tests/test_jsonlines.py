@@ -18,6 +18,7 @@ import pytest
 from corefud_scorer.api import score
 from corefud_scorer.errors import ScorerError
 from corefud_scorer.formats.readers import detect_format
+from corefud_scorer.formats.readers.conll2012 import conll_order, coreference_column, read_file as read_conll
 from corefud_scorer.results import Options
 
 from conftest import ROOT, run_cli
@@ -388,3 +389,29 @@ def test_any_malformed_value_is_a_scorer_error(tmp_path):
             assert err.where == [(str(path), 1)], err
             errors += 1
     assert errors > 200
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_clusters_come_in_the_order_their_conll_column_gives(tmp_path, seed):
+    """conll_order (how a jsonlines document orders its clusters and
+    mentions) is the order the CoNLL-2012 reader reads the same clusters in,
+    written as their coreference column: nested, repeated and one-token
+    spans, entities without mentions (no two mentions of one entity cross:
+    the column could not say which closes)."""
+    rng = random.Random(seed)
+    for trial in range(60):
+        tokens = rng.randint(1, 14)
+        clusters = []
+        for _ in range(rng.randint(0, 7)):
+            starts = [rng.randrange(tokens) for _ in range(rng.randint(0, 4))]
+            spans = [(a, min(tokens - 1, a + rng.choice((0, 0, 1, 2, 6)))) for a in starts]
+            clusters.append(spans if _crossing_free([spans]) else spans[:1])
+        column = coreference_column(tokens, [(str(e), spans) for e, spans in enumerate(clusters)])
+        path = tmp_path / f"t{trial}.conll"
+        path.write_text("#begin document (d); part 000\n"
+                        + "".join(f"d\t0\t{t}\tw{t}\tNN\t{column[t]}\n" for t in range(tokens))
+                        + "\n#end document\n")
+        (doc,) = read_conll(str(path))
+        ordered, order = conll_order(clusters)
+        assert [int(e) for e in doc.entity_ids] == order
+        assert doc.entities == ordered, clusters

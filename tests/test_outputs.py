@@ -89,7 +89,7 @@ def test_an_error_in_standard_input_names_it():
 # --- Ctrl-C: one line and 130 whenever it comes ---
 #
 # Each run says when the command's own code is running (a line on stdout
-# from a harness around the real entry point, or the process's memory map),
+# from a harness around the real entry point, or the process's state in /proc),
 # and the signal is sent then, at once and later: never after a fixed sleep
 # that a loaded machine can outrun. What comes before the first line of the
 # command's code (the interpreter's start) is the interpreter's business.
@@ -136,11 +136,13 @@ def test_ctrl_c_from_the_first_line_of_the_command_on(prog, args, delay):
     _interrupted(process, prog)
 
 
-def _mapped(pid, name):
+def _asleep(pid):
+    """Whether the process sleeps waiting for something (``S`` in its stat):
+    on the way to reading standard input nothing else makes it wait."""
     try:
-        with open(f"/proc/{pid}/maps") as maps:
-            return name in maps.read()
-    except OSError:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "S"
+    except (OSError, IndexError):
         return False
 
 
@@ -151,13 +153,13 @@ def _wait(condition, what):
         time.sleep(0.005)
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="reads /proc")
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc")
 def test_ctrl_c_while_waiting_for_standard_input():
     process = subprocess.Popen([sys.executable, "-m", "corefud_scorer", str(KEY), "-"], cwd=ROOT,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    # numpy mapped: the command line is loaded; the process then reads the
-    # key and waits for the response on standard input.
-    _wait(lambda: _mapped(process.pid, "numpy"), "loaded numpy")
+    # Asleep: the command line is loaded and waits for the response on
+    # standard input (numpy, imported where arrays are made, is not yet).
+    _wait(lambda: _asleep(process.pid), "waited for standard input")
     _interrupted(process, "corefud-scorer")
 
 

@@ -18,10 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Hashable
 
-import numpy as np
-
 from .match import Alignment
+from ..lazy import lazy
 from ..model import Document, Mention, PluralMention
+
+np = lazy("numpy")
 
 
 @dataclass

@@ -5,19 +5,22 @@ read), resampling, progress and warnings."""
 from __future__ import annotations
 
 import argparse
+import os
+import re
+from collections.abc import Mapping
 
 from .. import __version__
 from ..errors import ScorerError
 from ..alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
-from ..jobs.parallel import available_cores
+from ..jobs.parallel import WARM_UP, default_jobs
 from ..presets import PRESETS
 from ..formats.readers import formats, profiles
-from ..jobs.comparison import Resampling
 from ..jobs.options import OptionConflict, check_compared, check_tests, resolve
+from ..jobs.resampling import (AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, MAX_AR_TRIALS,
+                               MAX_BOOTSTRAP_SAMPLES, Resampling)
 from ..render.json_report import as_scored, signature_of  # noqa: F401  (the commands' names)
 from ..results import GROUPS, METRIC_NAMES, SYNC_CHOICES, Options
 from ..measures.totals import headline, primary_figure
-from ..jobs.significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES
 
 from .usage import Parser
 
@@ -85,8 +88,9 @@ def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
                         "are scored by position with a warning, as scorer.pl compares only the "
                         "tokens, and its test files change the words of mentions)")
     parser.add_argument("--per-doc", action="store_true", help="add one row per document")
-    parser.add_argument("-j", "--jobs", type=_positive, default=available_cores(),
-                        help="processes scoring documents in parallel (default: all cores, %(default)s here)")
+    parser.add_argument("-j", "--jobs", type=_positive, default=default_jobs(),
+                        help="processes scoring documents in parallel (default: all cores, %(default)s here, "
+                        f"once the work has taken {WARM_UP:g} s of CPU time in one process)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no warnings or progress on stderr")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="also print what was left out as asked (e.g. singletons dropped) on stderr")
@@ -122,7 +126,7 @@ def _add_resampling_flags(parser: argparse.ArgumentParser) -> None:
                        "one line per system")
 
 
-def build_parser(commands: dict[str, str] | None = None) -> argparse.ArgumentParser:
+def build_parser(commands: Mapping[str, str] | None = None) -> argparse.ArgumentParser:
     """``corefud-scorer KEY SYS ...``; ``commands`` (name -> one line) are
     the subcommands its help lists."""
     parser = Parser(
@@ -384,11 +388,31 @@ def distinct(parser, names: list[str]) -> None:
         parser.error(f"{repeated} is given twice: each system once")
 
 
+def short_names(paths: list[str]) -> list[str]:
+    """Each path by its shortest ending (of whole path components) that no
+    other path ends with: ``a/x/sys.conllu`` and ``b/x/sys.conllu`` are
+    ``a/x/sys.conllu`` and ``b/x/sys.conllu``, ``runs/one.conllu`` and
+    ``runs/two.conllu`` are ``one.conllu`` and ``two.conllu``."""
+    parts = [[p for p in os.path.normpath(path).split(os.sep) if p] or [path] for path in paths]
+    names = []
+    for i, mine in enumerate(parts):
+        others = [theirs for j, theirs in enumerate(parts) if j != i]
+        for k in range(1, len(mine) + 1):
+            if all(theirs[-k:] != mine[-k:] for theirs in others):
+                break
+        names.append(os.path.normpath(paths[i]) if k == len(mine) else "/".join(mine[-k:]))
+    return names
+
+
+def split_names(text: str) -> list[str]:
+    """``--names A,B,C``: names separated by commas, ``\\,`` standing for a
+    comma inside a name."""
+    return [name.replace("\\,", ",").strip() for name in re.split(r"(?<!\\),", text)]
+
+
 def names_from(args: argparse.Namespace, parser: argparse.ArgumentParser, paths: list[str]) -> list[str]:
     """The systems' names: ``--names``, one per system and each once, or
     each path's shortest ending that tells it from the others."""
-    from ..jobs.comparison import short_names, split_names
-
     if args.names is None:
         return short_names(paths)
     names = split_names(args.names)

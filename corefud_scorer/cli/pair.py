@@ -3,20 +3,21 @@ or JSON), or several compared with intervals and tests."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .. import memory
 from ..presets import describe
 from ..render.text import document_rows
 from ..render.json_report import render_scores
-from ..jobs.comparison import Resampling
 from ..jobs.options import OptionConflict, check_errors
+from ..jobs.resampling import Resampling
 from ..results import Options
 
-from .analysis import analyse
 from .flags import (Progress, as_scored, build_parser, compare_systems, distinct, measures_alone, options_from,
                     names_from, primary_line, report_warnings, resampling_from, score_pairs, signature_of)
 
 
-def pair_main(argv: list[str], stdout, stderr, commands: dict[str, str] | None = None) -> int:
+def pair_main(argv: list[str], stdout, stderr, commands: Mapping[str, str] | None = None) -> int:
     """``commands``: the subcommands ``--help`` lists (name -> one line)."""
     from ..render.text import render_table, render_text
 
@@ -41,7 +42,11 @@ def pair_main(argv: list[str], stdout, stderr, commands: dict[str, str] | None =
     if len(args.sys_files) > 1 or resampling.asked:
         return _systems_main(args, options, resampling, names, stdout, stderr)
     (result,) = score_pairs([(args.key_file, args.sys_files[0])], options, args, stderr)
-    errors = analyse(args.key_file, args.sys_files[0], options, args.jobs) if args.errors else None
+    errors = None
+    if args.errors:
+        from .analysis import analyse
+
+        errors = analyse(args.key_file, args.sys_files[0], options, args.jobs)
     options = as_scored(options, [result])
     report_warnings([result], args, stderr)
     if args.output == "json":

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Mapping
 
 from ..errors import plain_list
 
@@ -32,9 +33,10 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose mistakes are a short usage and one line;
     ``commands`` (name -> one line) are listed by ``--help``."""
 
-    def __init__(self, *args, commands: dict[str, str] | None = None, **kwargs):
+    def __init__(self, *args, commands: Mapping[str, str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.commands = dict(commands or {})
+        # Kept as given: a line is read only when --help prints it.
+        self.commands = commands if commands is not None else {}
 
     def short_usage(self) -> str:
         if self.usage:

@@ -9,50 +9,13 @@ macro-averages over datasets, resampled within each dataset
 
 from __future__ import annotations
 
-import os
-import re
 from dataclasses import dataclass, field
 
 from . import significance
 from ..measures.registry import CONLL_SCORE
-from .significance import DEFAULT_SEED, LEVEL, TRUSTWORTHY_DOCUMENTS
+from .resampling import LEVEL, Resampling  # noqa: F401  (Resampling: re-exported)
+from .significance import TRUSTWORTHY_DOCUMENTS
 from .stacked import Statistics
-
-
-@dataclass(frozen=True)
-class Resampling:
-    """What to resample: ``confidence`` bootstrap samples for intervals, a
-    paired bootstrap (``paired_bs`` samples) or approximate randomization
-    (``paired_ar`` trials), with ``seed``; intervals at ``level``."""
-
-    confidence: int | None = None
-    paired_bs: int | None = None
-    paired_ar: int | None = None
-    seed: int = DEFAULT_SEED
-    level: float = LEVEL
-
-    @property
-    def test(self) -> str | None:
-        return "bs" if self.paired_bs else "ar" if self.paired_ar else None
-
-    @property
-    def samples(self) -> int | None:
-        return self.paired_bs or self.paired_ar
-
-    @property
-    def asked(self) -> bool:
-        return bool(self.confidence or self.test)
-
-    @property
-    def interval_samples(self) -> int:
-        """The bootstrap samples of the randomization test's interval."""
-        return self.confidence or significance.BOOTSTRAP_SAMPLES
-
-    @property
-    def work(self) -> int:
-        """Samples and trials drawn in all, for a progress bar."""
-        return ((self.confidence or 0) + (self.paired_bs or 0)
-                + ((self.paired_ar or 0) + self.interval_samples if self.paired_ar else 0))
 
 
 @dataclass
@@ -72,28 +35,6 @@ class Systems:
     @property
     def figure_names(self) -> list[str]:
         return list(self.figures[0])
-
-
-def short_names(paths: list[str]) -> list[str]:
-    """Each path by its shortest ending (of whole path components) that no
-    other path ends with: ``a/x/sys.conllu`` and ``b/x/sys.conllu`` are
-    ``a/x/sys.conllu`` and ``b/x/sys.conllu``, ``runs/one.conllu`` and
-    ``runs/two.conllu`` are ``one.conllu`` and ``two.conllu``."""
-    parts = [[p for p in os.path.normpath(path).split(os.sep) if p] or [path] for path in paths]
-    names = []
-    for i, mine in enumerate(parts):
-        others = [theirs for j, theirs in enumerate(parts) if j != i]
-        for k in range(1, len(mine) + 1):
-            if all(theirs[-k:] != mine[-k:] for theirs in others):
-                break
-        names.append(os.path.normpath(paths[i]) if k == len(mine) else "/".join(mine[-k:]))
-    return names
-
-
-def split_names(text: str) -> list[str]:
-    """``--names A,B,C``: names separated by commas, ``\\,`` standing for a
-    comma inside a name."""
-    return [name.replace("\\,", ",").strip() for name in re.split(r"(?<!\\),", text)]
 
 
 def pair_figures(result) -> dict[str, tuple]:

@@ -24,8 +24,7 @@ from ..formats.profile import OPTIONAL_FEATURES
 from ..formats.readers import formats
 from ..measures.registry import CONLL_PARTS, CONLL_SCORE
 from ..results import GROUPS, METRIC_NAMES, SYNC_CHOICES, Options, format_profile
-from .significance import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES
-from .stacked import not_resampled
+from .resampling import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES
 
 # Where the page shows a field: the basic settings, then folded groups.
 SECTIONS = {
@@ -216,6 +215,8 @@ def check_compared(options: Options, compared: bool) -> None:
     refused), for one synchronisation, not ``--sync all``."""
     if not compared:
         return
+    from .stacked import not_resampled
+
     unsupported = not_resampled(options.metric_list)
     if unsupported:
         raise OptionConflict(f"{', '.join(unsupported)}: not with several systems, --confidence or the tests "

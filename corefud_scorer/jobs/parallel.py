@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
+import time
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterable, Iterator
 
 from ..interrupts import ignore_in_worker
+
+
+# Seconds of work (CPU time) in this process before the default jobs start a pool:
+# starting one (importing multiprocessing, forking, sending documents) costs
+# more than the whole of a small run.
+WARM_UP = 0.5
+
+
+class Cores(int):
+    """``-j``'s default: the machine's cores, used once the work has taken
+    :data:`WARM_UP` seconds of CPU time in one process (a number asked for
+    is used at once)."""
+
+
+def default_jobs() -> Cores:
+    return Cores(available_cores())
 
 
 def available_cores() -> int:
@@ -20,6 +35,8 @@ def available_cores() -> int:
 
 def _context():
     # Forked workers inherit the imported libraries instead of importing them again.
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else None)
 
@@ -29,29 +46,40 @@ def ordered_map(function: Callable, items: Iterable, jobs: int) -> Iterator:
 
     Results come back in input order, so sums over them do not depend on
     ``jobs``. At most ``2 * jobs`` items are in flight, so a long input is
-    never read ahead whole. The pool starts only when a second item exists.
+    never read ahead whole. The pool starts only when a second item exists;
+    with ``jobs`` the default :class:`Cores`, only once the items mapped in
+    this process have taken :data:`WARM_UP` seconds of its CPU time.
     """
+    warm_up = WARM_UP if isinstance(jobs, Cores) else 0.0
+    start = time.process_time()
     iterator = iter(items)
-    first = next(iterator, None)  # an error here is the first one: nothing precedes it
-    if first is None:
+    item = next(iterator, None)  # an error here is the first one: nothing precedes it
+    if item is None:
         return
-    # Reading ahead may fail; what comes before it in the input is finished
-    # first, so that the first error in input order is the one raised,
-    # whatever ``jobs``.
-    failure = None
-    try:
-        second = next(iterator, None)
-    except Exception as err:
-        second, failure = None, err
-    if jobs <= 1 or second is None:
-        yield function(first)
-        if failure is not None:
-            raise failure
-        if second is not None:
-            yield function(second)
-            for item in iterator:
-                yield function(item)
-        return
+    while True:
+        # Reading ahead may fail; what comes before it in the input is
+        # finished first, so that the first error in input order is the one
+        # raised, whatever ``jobs``.
+        try:
+            following = next(iterator, None)
+        except Exception:
+            yield function(item)
+            raise
+        if following is None:
+            yield function(item)
+            return
+        if jobs > 1 and time.process_time() - start >= warm_up:
+            break
+        yield function(item)
+        item = following
+    yield from _pooled(function, item, following, iterator, jobs)
+
+
+def _pooled(function: Callable, first, second, iterator: Iterator, jobs: int) -> Iterator:
+    """The items from ``first`` on, mapped by a pool of ``jobs`` processes."""
+    # Imported only here: a run in one process does not pay for them.
+    from concurrent.futures import ProcessPoolExecutor
+
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=ignore_in_worker)
     try:
         pending: deque = deque()

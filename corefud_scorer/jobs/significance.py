@@ -38,22 +38,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .resampling import (AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL,  # noqa: F401  (re-exported)
+                         MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES)
 from .stacked import Statistics, macro_average, scores
 
-DEFAULT_SEED = 12345
-BOOTSTRAP_SAMPLES = 1000
-AR_TRIALS = 10000
-LEVEL = 0.95
 # Differences closer than this count as equal: a swap of every document
 # gives back the observed difference up to rounding.
 TOLERANCE = 1e-12
 # Entries of one block of resampling weights or sums: the memory of a block
 # is bounded whatever the number of documents, systems and samples.
 BLOCK = 1 << 22
-# The most samples a bootstrap keeps (their figures are kept to take
-# percentiles) and the most randomization trials (only counted).
-MAX_BOOTSTRAP_SAMPLES = 100_000
-MAX_AR_TRIALS = 1_000_000
 # Fewer documents than this in a group and its intervals and tests are
 # warned about: resampling a handful of documents misses much of the
 # variation a new sample would show (the paired bootstrap's p-values then

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from . import further
-from . import split_antecedents
 from ..alignment.contingency import Partition
 from .registry import AS_IS, MEASURES, ONE_MENTION_SET, WEIGHTED
 from ..results import DocumentResult, Options
@@ -62,6 +61,8 @@ def document_counts(p: Partition, metrics: Iterable[str], sync: str | None = Non
     out = contingency_counts(p.contingency, [n for n in names if n not in special and of_contingency(n)], sync)
     weighted = [n for n in names if n in special and MEASURES[n].split_antecedents == WEIGHTED]
     if weighted:
+        from . import split_antecedents  # only where a document has them
+
         out.update(split_antecedents.weighted_counts(p, weighted, only_split_antecedent))
     for name in names:
         if name in out:

@@ -23,10 +23,11 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from math import comb, fsum, log2
 
-import numpy as np
-
 from .metrics import Counts, b_cubed, blanc_coreference, ceafm, f1, ordered_sum
 from ..alignment.contingency import Cells, Contingency
+from ..lazy import lazy
+
+np = lazy("numpy")
 
 SYNC_OPTIONS = ("intersection", "union", "key", "response")
 # What synchronisation does with a twinless mention of each side

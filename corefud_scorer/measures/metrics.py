@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-import numpy as np
-
 from ..alignment import assignment
 from .statistics import BlancCounts, BridgingCounts, Counts, f1, ratio  # noqa: F401  (re-exported)
 from ..model import sentence_of
 from ..alignment.contingency import Cells, Contingency, Partition
+from ..lazy import lazy
+
+np = lazy("numpy")
 
 
 def ordered_sum(values) -> float:

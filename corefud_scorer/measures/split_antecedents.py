@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-import numpy as np
-
 from . import metrics
 from ..alignment import assignment
 from ..alignment.contingency import Cells, Contingency, Partition
 from .metrics import BlancCounts, Counts, f1, ratio
 from .registry import MEASURES
+from ..lazy import lazy
+
+np = lazy("numpy")
 
 
 def _is_plural(ident) -> bool:

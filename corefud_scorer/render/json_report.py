@@ -5,8 +5,8 @@ that both give the same bytes for the same files and options."""
 
 from __future__ import annotations
 
-from ..jobs.comparison import Resampling, add_intervals, compare, pair_figures, tests_json
 from ..formats.readers import formats
+from ..jobs.resampling import Resampling
 from .text import render_json, to_json_object
 from ..results import Options
 from ..provenance import signature
@@ -38,6 +38,8 @@ def systems_json(entries: list[dict], signature: str, systems) -> dict:
     data = {"schema_version": entries[0]["schema_version"], "signature": signature, "systems": entries,
             "warnings": list(warnings)}
     if systems is not None and systems.tests is not None:
+        from ..jobs.comparison import tests_json
+
         data["tests"] = tests_json(systems)
     return data
 
@@ -58,6 +60,9 @@ def scores_json(names: list[str], results: list, options: Options, resampling: R
         if errors is not None:
             data["errors"] = errors.to_json()
         return data
+    # Several systems, intervals or tests: the comparison's modules, imported only here.
+    from ..jobs.comparison import add_intervals, compare, pair_figures
+
     if systems is None:
         systems = compare(names, [[r.documents] for r in results], [pair_figures(r) for r in results],
                           options.metric_list, resampling, signature)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import zlib
+from typing import Iterator
 
 from ...errors import ScorerError
 
@@ -107,6 +108,36 @@ def head(path: str, size: int = 8192) -> bytes:
             return handle.read(size)
     except (ScorerError, OSError):
         return b""
+
+
+def text_lines(path: str, kind: str, problems=None) -> Iterator[tuple[int, str]]:
+    """The file's lines as text, numbered from 1, without their line ends
+    and byte-order mark: the lines its whole text split at each line break
+    gives (a file ending with a line break ends with an empty line), read
+    one by one. A line that is not UTF-8 is an ``encoding`` problem
+    (:class:`~corefud_scorer.problems.Problems`; raised without one), read
+    with replacement characters when problems are collected."""
+    handle = open_bytes(path, kind)
+    lineno = 0
+    try:
+        with handle:
+            data = b""
+            for lineno, data in enumerate(handle, 1):
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError as err:
+                    error = ScorerError(f"not UTF-8 text ({err.reason})", (path, lineno))
+                    if problems is None:
+                        raise error from None
+                    problems.error("encoding", error)
+                    text = data.decode("utf-8", errors="replace")
+                if lineno == 1 and text.startswith("\ufeff"):
+                    text = text[1:]
+                yield lineno, text.rstrip("\r\n")
+            if data.endswith(b"\n") or not lineno:
+                yield lineno + 1, ""
+    except OSError as err:
+        raise ScorerError(f"cannot read: {err.strerror or err}", (path, lineno or None)) from None
 
 
 def read_text(path: str, kind: str) -> str:

@@ -111,8 +111,8 @@ def _style(obj: dict, path: str, lineno: int) -> str:
 
 
 def _list_of(value, what: str, path: str, lineno: int, kind=None) -> list:
-    if not isinstance(value, list) or (kind is not None and not all(
-            isinstance(v, kind) and not isinstance(v, bool) for v in value)):
+    # JSON gives exact types: an integer is of type int, never bool.
+    if type(value) is not list or (kind is not None and not set(map(type, value)) <= {kind}):
         expected = "a list" if kind is None else f"a list of {'integers' if kind is int else 'strings'}"
         raise ScorerError(f"{what} is not {expected}", (path, lineno))
     return value
@@ -126,8 +126,7 @@ def _clusters(value, field: str, size: int, exclusive: bool, path: str, lineno: 
         spans = []
         for m, span in enumerate(_list_of(cluster, f"'{field}' cluster {c}", path, lineno), 1):
             where = f"'{field}' cluster {c}, mention {m}"
-            if not isinstance(span, list) or len(span) != 2 or not all(
-                    isinstance(v, int) and not isinstance(v, bool) for v in span):
+            if type(span) is not list or len(span) != 2 or type(span[0]) is not int or type(span[1]) is not int:
                 raise ScorerError(f"{where}: {json.dumps(span)} is not a pair of integer offsets",
                                   (path, lineno))
             start, end = span

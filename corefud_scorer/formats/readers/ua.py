@@ -15,20 +15,26 @@ markables there are zeros.
 Words are numbered as :mod:`~corefud_scorer.model` numbers them: the k-th token of the
 i-th sentence is ``position(i, k)``, the empty nodes after it
 ``position(i, k) + 1, + 2, ...``.
+
+The file is read in one pass, line by line, a document at a time: a token
+line keeps its word form and, only where they are not ``_``, its anaphora
+cells (with where they stand); :mod:`.ua_markables` turns the cells into
+entities when the document is loaded.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Iterator
 
 from ...errors import ScorerError
 from ..problems import STOP, Problems
 from ..profile import UA_SCORER_TEXT, FormatProfile
-from ...model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, EmptyNode, Entity, Mention,
-                     NonReferring, Sentence, SourceDocument)
-from .files import read_text
+from ...model import (ORD_SCALE, SENTENCE_STRIDE, Document, DocumentText, EmptyNode, Sentence, SourceDocument,
+                     Word)
+from .files import text_lines
 
 FORMAT = "ua"
 # How a document starts (counted for a progress bar).
@@ -56,10 +62,8 @@ RE_SENT_ID = re.compile(r"^#\s*sent_id\s*=?\s*(\S+)")
 KNOWN_COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC",
                  "IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS", "REFERENCE", "NOM_SEM")
 ANAPHORA_COLUMNS = ("IDENTITY", "BRIDGING", "DISCOURSE_DEIXIS", "REFERENCE")
-PSEUDO_SUFFIX = "-Pseudo"
-# One bracket item of a markable cell: an opening "(attrs" possibly closed at
-# once "(attrs)", or a closing "id)" / ")".
-RE_ITEM = re.compile(r"\(([^()]*)(\))?|([^()]*)\)")
+# The columns of an empty node the empty-node evaluation compares, in EmptyNode's order.
+NODE_COLUMNS = ("FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "DEPS")
 
 
 def sniff(head: str) -> bool:
@@ -74,152 +78,235 @@ def sniff(head: str) -> bool:
 
 
 @dataclass
-class Token:
-    """One token line's cells that scoring reads."""
-
-    line: int
-    is_empty: bool
-    deps: str
-    cells: dict  # column name -> cell, for the anaphora columns present
-
-
-@dataclass
 class UADocument(SourceDocument):
     """One document of a UA file, read and checked line by line but not yet
     turned into entities (that is :meth:`load`, run in a worker). Entity
-    ids are the document's own."""
+    ids are the document's own.
 
-    token_sentences: list[list[Token]] = field(default_factory=list)
+    ``cells``: per anaphora column, its cells other than ``_`` in document
+    order, each as ``(cell, line, position, word)`` (``word``: the word's
+    0-based number in the document, None on an empty node)."""
+
+    cells: dict[str, list[tuple]] = field(default_factory=dict)
     empty_nodes: list[EmptyNode] = field(default_factory=list)
-    # With deps asked for (conversion): a zero carries its DEPS as CorefUD's do.
-    deps: bool = False
+    # With deps asked for (conversion): a zero carries its DEPS as CorefUD's do (line -> DEPS).
+    zero_deps: dict[int, str] | None = None
+    # With words asked for (error analysis): each word's and empty node's Word by position,
+    # and whether any carries a UPOS (the tags then come from UPOS and FEATS, else from XPOS).
+    words: dict[int, Word] | None = None
+    upos: bool = False
 
     def load(self, problems: Problems = STOP) -> Document:
-        return _Builder(self, problems).build()
+        from .ua_markables import build
+
+        document = build(self, problems)
+        if self.words is not None:
+            document.text = DocumentText([s.sent_id for s in self.sentences], self.words, trees=self.upos)
+        return document
 
 
-def read_documents(path: str, side: str = "key", deps: bool = False,
+class _Columns:
+    """Where the columns read are, in a file's declared order."""
+
+    def __init__(self, names: list[str]):
+        self.count = len(names)
+        self.form = names.index("FORM") if "FORM" in names else None
+        self.deps = names.index("DEPS") if "DEPS" in names else None
+        self.anaphora = [(name, names.index(name)) for name in ANAPHORA_COLUMNS if name in names]
+        places = [i for _, i in self.anaphora]
+        # The anaphora cells of a line at once, to tell a line without markables by one comparison.
+        self.marks = itemgetter(*places) if len(places) > 1 else (lambda cells: (cells[places[0]],))
+        self.blank = ("_",) * len(places)
+        self.node = [names.index(name) if name in names else None for name in NODE_COLUMNS]
+        self.tags = [names.index(name) if name in names else None for name in ("UPOS", "XPOS", "FEATS")]
+        # The fewest cells a token line holding every column read has; a
+        # file without FORM has its lines read by the general path.
+        self.least = max(places + [self.form]) + 1 if self.form is not None else self.count + 1
+
+    def empty_node(self, sentence: int, cells: list[str], token_id: str) -> EmptyNode:
+        word = token_id.partition(".")[0]
+        return EmptyNode(sentence, int(word) if word.isdigit() else word,
+                         *(cells[i] if i is not None else "_" for i in self.node))
+
+    def word(self, cells: list[str]) -> tuple[Word, bool]:
+        """The Word of a token line, and whether it has a UPOS."""
+        upos, xpos, feats = (cells[i] if i is not None else "_" for i in self.tags)
+        form = cells[self.form] if self.form is not None else "_"
+        if upos != "_":
+            return Word(form, upos, feats), True
+        return Word(form, xpos if xpos != "_" else None, feats), False
+
+
+class _Reader:
+    """The state of one pass over a file: the document and sentence being read."""
+
+    def __init__(self, path: str, deps: bool, words: bool, problems: Problems):
+        self.path, self.deps, self.words, self.problems = path, deps, words, problems
+        self.columns: list[str] | None = None
+        self.places: _Columns | None = None
+        self.doc: UADocument | None = None
+        self.finished: UADocument | None = None  # handed over when the sentence that ends it closes
+        self.count = 0
+        self.comments: list[tuple[int, str]] = []
+        self.started = False  # the sentence has a token
+        self.forms: list[str] = []
+        self.word_lines: list[int] = []
+        self.sent_id: str | None = None
+        self.newdoc: str | bool | None = None
+        self.first = 0
+        self.sentence = 0  # the sentence's index in its document
+        self.doc_words = 0  # the words of the document's sentences closed so far
+        self.word = 0  # the sentence's first word's number in the document
+        self.empty_after = -1  # the words of the sentence before its last empty node so far
+        self.empty_count = 0  # empty nodes since that word
+
+    def comment(self, text: str, lineno: int) -> None:
+        if self.started:
+            self.problems.error("columns", ScorerError("comment line inside a sentence", (self.path, lineno)))
+            return
+        if "global.columns" in text:
+            found = RE_COLUMNS.match(text.strip())
+            if found:
+                self.columns = _columns(found.group(1).split(), self.path, lineno, self.columns, self.problems)
+                self.places = _Columns(self.columns)
+                return
+        self.comments.append((lineno, text.strip()))
+
+    def blank(self, lineno: int) -> UADocument | None:
+        """A blank line: the sentence read closes; the document it ended, if any."""
+        if self.started:
+            return self.close()
+        if self.comments:
+            self.problems.error("token-id", ScorerError("sentence without tokens", (self.path, lineno)))
+            self.comments = []
+        return None
+
+    def start(self, lineno: int) -> None:
+        """A sentence's first token: its comments say which document it is in."""
+        newdoc = sent_id = None
+        for _, text in self.comments:
+            if "newdoc" in text:
+                found = RE_NEWDOC.match(text)
+                if found:
+                    newdoc = found.group(1).strip() if found.group(1) else True
+            if "sent_id" in text:
+                found = RE_SENT_ID.match(text)
+                if found:
+                    sent_id = found.group(1)
+        self.first = self.comments[0][0] if self.comments else lineno
+        self.newdoc, self.sent_id = newdoc, sent_id
+        if newdoc or self.doc is None:
+            self.finished = self.doc
+            self.count += 1
+            doc_id = newdoc if isinstance(newdoc, str) else (self.count if newdoc else None)
+            self.doc = UADocument(self.path, self.count - 1, doc_id, newdoc, entity_scope="document",
+                                  cells={name: [] for name, _ in self.places.anaphora},
+                                  zero_deps={} if self.deps else None, words={} if self.words else None)
+            self.doc_words = 0
+        self.sentence = len(self.doc.sentences)
+        self.word = self.doc_words
+        self.empty_after = -1
+        self.started = True
+
+    def close(self) -> UADocument | None:
+        self.doc.sentences.append(Sentence(self.first, self.sent_id, self.newdoc, self.forms, self.word_lines))
+        self.doc_words += len(self.forms)
+        self.comments, self.forms, self.word_lines = [], [], []
+        self.started = False
+        finished, self.finished = self.finished, None
+        return finished
+
+    def token(self, text: str, lineno: int) -> None:
+        cells = text.split()
+        places = self.places
+        if (places is None or not places.least <= len(cells) <= places.count or not cells[0].isdigit()
+                or not self.started or self.words):
+            self._token(cells, lineno)
+            return
+        # The common line: a word of a sentence started, with the columns read
+        # (those after them are often left out).
+        forms = self.forms
+        forms.append(cells[places.form])
+        self.word_lines.append(lineno)
+        if places.marks(cells) != places.blank:
+            self._mark(cells, lineno, self.sentence * SENTENCE_STRIDE + len(forms) * ORD_SCALE,
+                       self.word + len(forms) - 1)
+
+    def _token(self, cells: list[str], lineno: int) -> None:
+        """Any token line: checked, mended when problems are collected."""
+        places = self.places
+        if places is None:
+            raise ScorerError("token line before '# global.columns' "
+                              "(a UA file declares its columns first)", (self.path, lineno))
+        if len(cells) != places.count:
+            # Trailing empty columns are often left out; more cells than
+            # columns is an error.
+            if len(cells) > places.count or len(cells) <= min(1, places.count - 1):
+                self.problems.error("columns", ScorerError(
+                    f"{len(cells)} columns, but '# global.columns' declares {places.count}", (self.path, lineno)))
+                cells = cells[:places.count]
+            cells += ["_"] * (places.count - len(cells))
+        token_id = cells[0]
+        if "-" in token_id:  # a multiword token's range line: no markables
+            return
+        if not self.started:
+            self.start(lineno)
+        doc = self.doc
+        words = len(self.forms)
+        if "." in token_id:
+            # The z-th empty node after the sentence's k-th word (k = 0: before the first).
+            self.empty_count = self.empty_count + 1 if self.empty_after == words else 1
+            self.empty_after = words
+            position, word = self.sentence * SENTENCE_STRIDE + words * ORD_SCALE + self.empty_count, None
+            doc.empty_nodes.append(places.empty_node(self.sentence, cells, token_id))
+            if doc.zero_deps is not None:
+                doc.zero_deps[lineno] = cells[places.deps] if places.deps is not None else "_"
+        else:
+            word = self.word + words
+            position = self.sentence * SENTENCE_STRIDE + (words + 1) * ORD_SCALE
+            self.forms.append(cells[places.form] if places.form is not None else "_")
+            self.word_lines.append(lineno)
+        if doc.words is not None:
+            doc.words[position], upos = places.word(cells)
+            doc.upos = doc.upos or upos
+        if places.marks(cells) != places.blank:
+            self._mark(cells, lineno, position, word)
+
+    def _mark(self, cells: list[str], lineno: int, position: int, word: int | None) -> None:
+        """Keep a token's anaphora cells that are not ``_``."""
+        doc_cells = self.doc.cells
+        for name, i in self.places.anaphora:
+            if cells[i] != "_":
+                doc_cells[name].append((cells[i], lineno, position, word))
+
+
+def read_documents(path: str, side: str = "key", deps: bool = False, words: bool = False,
                    problems: Problems = STOP) -> Iterator[UADocument]:
     """Yield the documents of a UA file; malformed lines are ``FILE:LINE``
     errors, reported to ``problems`` (the first raised, unless they are
     collected: the line at fault is then mended or left out). With ``deps``,
     a zero mention keeps its empty node's enhanced dependencies (what
-    converting to CorefUD writes; scoring reads none)."""
-    content = read_text(path, "UA")
-    columns: list[str] | None = None
-    places: _Places | None = None
-    doc: UADocument | None = None
-    count = 0
-    comments: list[tuple[int, str]] = []
-    sentence_tokens: list[Token] = []
-    forms: list[str] = []
-    word_lines: list[int] = []
-    sentence_empty: list[tuple] = []  # the empty nodes' (word order, FORM, LEMMA, UPOS, XPOS, FEATS, DEPS)
-    lineno = 0
-
-    def close_sentence():
-        nonlocal doc, count, comments, sentence_tokens, forms, word_lines, sentence_empty
-        newdoc = None
-        sent_id = None
-        for _, text in comments:
-            found = RE_NEWDOC.match(text)
-            if found:
-                newdoc = found.group(1).strip() if found.group(1) else True
-            found = RE_SENT_ID.match(text)
-            if found:
-                sent_id = found.group(1)
-        first = comments[0][0] if comments else sentence_tokens[0].line
-        finished = None
-        if newdoc or doc is None:
-            finished = doc
-            count += 1
-            doc_id = newdoc if isinstance(newdoc, str) else (count if newdoc else None)
-            doc = UADocument(path, count - 1, doc_id, newdoc, entity_scope="document", deps=deps)
-        if sentence_empty:
-            index = len(doc.sentences)
-            doc.empty_nodes.extend(EmptyNode(index, *node) for node in sentence_empty)
-            sentence_empty = []
-        doc.sentences.append(Sentence(first, sent_id, newdoc, forms, word_lines))
-        doc.token_sentences.append(sentence_tokens)
-        comments, sentence_tokens, forms, word_lines = [], [], [], []
-        return finished
-
-    empty: dict = {}
-    for lineno, text in enumerate(content.split("\n"), 1):
-        text = text.rstrip("\r")
-        if not text.strip():
-            if sentence_tokens:
-                finished = close_sentence()
-                if finished is not None:
-                    yield finished
-            elif comments:
-                problems.error("token-id", ScorerError("sentence without tokens", (path, lineno)))
-                comments = []
-            continue
-        if text.startswith("#"):
-            if sentence_tokens:
-                problems.error("columns", ScorerError("comment line inside a sentence", (path, lineno)))
-                continue
-            found = RE_COLUMNS.match(text.strip())
-            if found:
-                columns = _columns(found.group(1).split(), path, lineno, columns, problems)
-                places = _Places(columns)
-                continue
-            comments.append((lineno, text.strip()))
-            continue
-        if columns is None:
-            raise ScorerError("token line before '# global.columns' "
-                              "(a UA file declares its columns first)", (path, lineno))
-        cells = text.split()
-        # Trailing empty columns are often left out; more cells than
-        # columns is an error.
-        if len(cells) > len(columns) or len(cells) <= min(1, len(columns) - 1):
-            problems.error("columns", ScorerError(f"{len(cells)} columns, but '# global.columns' declares "
-                                                  f"{len(columns)}", (path, lineno)))
-            cells = cells[:len(columns)]
-        cells += ["_"] * (len(columns) - len(cells))
-        token_id = cells[0]
-        if "-" in token_id:  # a multiword token's range line: no markables
-            continue
-        is_empty = "." in token_id
-        marked = empty
-        for name, i in places.anaphora:
-            if cells[i] != "_":
-                if marked is empty:
-                    marked = {}
-                marked[name] = cells[i]
-        sentence_tokens.append(Token(
-            lineno, is_empty, cells[places.deps] if places.deps is not None else "_", marked))
-        if not is_empty:
-            forms.append(cells[places.form] if places.form is not None else "_")
-            word_lines.append(lineno)
+    converting to CorefUD writes; scoring reads none); with ``words``, the
+    loaded documents carry their words (``Document.text``) for error
+    analysis: UPOS and FEATS where the file gives a UPOS, else its XPOS as
+    the tag."""
+    reader = _Reader(path, deps, words, problems)
+    for lineno, text in text_lines(path, "UA", problems):
+        if not text or text.isspace():
+            finished = reader.blank(lineno)
+            if finished is not None:
+                yield finished
+        elif text[0] == "#":
+            reader.comment(text, lineno)
         else:
-            sentence_empty.append(places.empty_node(cells, token_id))
-    if sentence_tokens:
-        finished = close_sentence()
+            reader.token(text, lineno)
+    if reader.started:
+        finished = reader.close()
         if finished is not None:
             yield finished
-    if doc is None:
+    if reader.doc is None:
         raise ScorerError("holds no sentence: not a UA file", (path, None))
-    yield doc
-
-
-class _Places:
-    """Where the columns read are, in a file's declared order."""
-
-    def __init__(self, columns: list[str]):
-        self.form = columns.index("FORM") if "FORM" in columns else None
-        self.deps = columns.index("DEPS") if "DEPS" in columns else None
-        self.anaphora = [(name, columns.index(name)) for name in ANAPHORA_COLUMNS if name in columns]
-        self.names = {name for name, _ in self.anaphora}
-        # The columns the empty-node evaluation compares, "_" where the file has none.
-        self.node_columns = [columns.index(name) if name in columns else None
-                             for name in ("FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "DEPS")]
-
-    def empty_node(self, cells: list[str], token_id: str) -> tuple:
-        word = token_id.partition(".")[0]
-        return (int(word) if word.isdigit() else word,
-                *(cells[i] if i is not None else "_" for i in self.node_columns))
+    yield reader.doc
 
 
 def _columns(names: list[str], path: str, lineno: int, previous, problems: Problems = STOP) -> list[str]:
@@ -236,249 +323,3 @@ def _columns(names: list[str], path: str, lineno: int, previous, problems: Probl
                                              (path, lineno)))
         return previous
     return names
-
-
-def _attributes(text: str, path: str, line: int, problems: Problems = STOP) -> dict:
-    attributes = {}
-    for item in text.split("|"):
-        name, equals, value = item.partition("=")
-        if not equals:
-            problems.error("entity-id", ScorerError(f"markable attribute {item!r} is not NAME=VALUE", (path, line)))
-            continue
-        attributes[name] = value
-    return attributes
-
-
-@dataclass
-class _Markable:
-    entity: str
-    line: int
-    attributes: dict
-    is_zero: bool
-    spans: list = field(default_factory=list)  # [first token index, last token index or None]
-
-
-class _Builder:
-    """Turns one document's cells into the model."""
-
-    def __init__(self, doc: UADocument, problems: Problems = STOP):
-        self.doc = doc
-        self.path = doc.path
-        self.problems = problems
-        # Positions of the document's words (not empty nodes), by token number.
-        self.word_positions: list[int] = []
-        self.zero_positions: dict[int, int] = {}  # line -> position of an empty node
-        self.places: list[tuple[Token, int, int | None]] = []  # token, position, word index
-        self.deps_at = {t.line: t.deps for tokens in doc.token_sentences for t in tokens if t.is_empty}
-        for s, tokens in enumerate(doc.token_sentences):
-            k = 0
-            z = 0
-            for token in tokens:
-                if token.is_empty:
-                    z += 1
-                    position = s * SENTENCE_STRIDE + k * ORD_SCALE + z
-                    self.places.append((token, position, None))
-                else:
-                    k += 1
-                    z = 0
-                    position = s * SENTENCE_STRIDE + k * ORD_SCALE
-                    self.places.append((token, position, len(self.word_positions)))
-                    self.word_positions.append(position)
-
-    def markables(self, column: str) -> dict[str, _Markable]:
-        """The markables of one column, by MarkableID, in order of opening."""
-        markables: dict[str, _Markable] = {}
-        stack: list[str] = []
-        for token, position, word in self.places:
-            cell = token.cells.get(column, "_")
-            if cell == "_":
-                continue
-            pos = 0
-            while pos < len(cell):
-                found = RE_ITEM.match(cell, pos)
-                if not found or found.end() == pos:
-                    self.report("brackets", f"unbalanced brackets in {column} cell {cell!r}", token.line)
-                    break
-                pos = found.end()
-                attributes_text, closed_at_once, closing = found.groups()
-                if attributes_text is not None:
-                    self._open(markables, stack, column, attributes_text, closed_at_once,
-                               token, position, word)
-                else:
-                    self._close(markables, stack, column, closing, token, word)
-        for markable_id in stack:
-            self.report("brackets", f"{column} markable {markable_id!r} is opened but never closed",
-                        markables[markable_id].line)
-        # Collected: what is left open is left out.
-        return {markable_id: markable for markable_id, markable in markables.items()
-                if all(end is not None for _, end in markable.spans)}
-
-    def report(self, kind: str, message: str, line: int) -> None:
-        self.problems.error(kind, ScorerError(message, (self.path, line)))
-
-    def _open(self, markables, stack, column, text, closed_at_once, token, position, word):
-        attributes = _attributes(text, self.path, token.line, self.problems)
-        markable_id = attributes.get("MarkableID")
-        entity = attributes.get("EntityID")
-        if markable_id is None or entity is None:
-            self.report("entity-id", f"{column} markable without "
-                        f"{'MarkableID' if markable_id is None else 'EntityID'}", token.line)
-            return
-        if token.is_empty and not closed_at_once:
-            self.report("empty-node", "a markable on an empty node must open and close there", token.line)
-            closed_at_once = True
-        markable = markables.get(markable_id)
-        if markable is None:
-            markable = markables[markable_id] = _Markable(entity, token.line, attributes, token.is_empty)
-        elif markable.entity != entity:
-            self.report("entity-id", f"markable {markable_id!r} continues with EntityID {entity!r}, "
-                        f"opened with {markable.entity!r}", token.line)
-        elif markable.is_zero or token.is_empty:
-            self.report("empty-node", f"markable {markable_id!r} on an empty node cannot be discontinuous",
-                        token.line)
-            return
-        start = position if token.is_empty else word
-        markable.spans.append([start, start if closed_at_once else None])
-        if not closed_at_once:
-            stack.append(markable_id)
-
-    def _close(self, markables, stack, column, markable_id, token, word):
-        if token.is_empty:
-            self.report("empty-node", "a markable cannot end on an empty node", token.line)
-            return
-        if markable_id:
-            if markable_id not in stack:
-                self.report("brackets", f"{column} closes markable {markable_id!r}, which is not open", token.line)
-                return
-            # The most recently opened part of that markable closes.
-            del stack[len(stack) - 1 - stack[::-1].index(markable_id)]
-        else:
-            if not stack:
-                self.report("brackets", f"{column} closes a markable, but none is open", token.line)
-                return
-            markable_id = stack.pop()
-        markables[markable_id].spans[-1][1] = word
-
-    def mention(self, markable: _Markable) -> Mention:
-        if markable.is_zero:
-            position = markable.spans[0][0]
-            deps = _deps(self.deps_at.get(markable.line, "_")) if self.doc.deps else ()
-            return Mention((position,), position, True, deps, markable.line, (), None)
-        words = set()
-        parts = []
-        for start, end in markable.spans:
-            words.update(self.word_positions[start:end + 1])
-            parts.append((self.word_positions[start], self.word_positions[end]))
-        words = tuple(sorted(words))
-        minimum = self._minimum(markable)
-        head = minimum[0] if minimum else words[0]
-        return Mention(words, head, False, (), markable.line, minimum,
-                       tuple(parts) if len(parts) > 1 else None)
-
-    def _minimum(self, markable: _Markable) -> tuple[int, ...]:
-        text = markable.attributes.get("Min", markable.attributes.get("MIN"))
-        if text is None:
-            return ()
-        try:
-            bounds = [int(x) for x in text.split(",")]
-        except ValueError:
-            bounds = []
-        if len(bounds) not in (1, 2) or not 1 <= bounds[0] <= bounds[-1] <= len(self.word_positions):
-            self.report("head", f"Min={text} is not one or two token numbers of the document "
-                        f"(1..{len(self.word_positions)})", markable.line)
-            return ()
-        return tuple(self.word_positions[bounds[0] - 1:bounds[-1]])
-
-    def entities(self, markables: dict[str, _Markable], mentions: dict[str, Mention],
-                 with_elements: bool) -> list[Entity]:
-        by_entity: dict[str, list[Mention]] = {}
-        non_referring: dict[str, list[Mention]] = {}
-        for markable_id, markable in markables.items():
-            group = non_referring if markable.entity.endswith(PSEUDO_SUFFIX) else by_entity
-            group.setdefault(markable.entity, []).append(mentions[markable_id])
-        elements: dict[str, list[str]] = {}
-        if with_elements:
-            for markable in markables.values():
-                for plural in filter(None, markable.attributes.get("ElementOf", "").split(",")):
-                    if plural not in by_entity:
-                        self.report("entity-id", f"ElementOf={plural} names no entity of the document",
-                                    markable.line)
-                        continue
-                    members = elements.setdefault(plural, [])
-                    if markable.entity not in members:
-                        members.append(markable.entity)
-        return [Entity(eid, ms, tuple(elements.get(eid, ())),
-                       tuple(Entity(e, non_referring[e]) for e in elements.get(eid, ()) if e in non_referring))
-                for eid, ms in by_entity.items()]
-
-    def build(self) -> Document:
-        doc = self.doc
-        identity = self.markables("IDENTITY")
-        mentions = {mid: self.mention(m) for mid, m in identity.items()}
-        entities = self.entities(identity, mentions, True)
-        references = self._reference_kinds()
-        non_referring = [NonReferring(mentions[mid], references.get(mid, _kind(m.attributes)))
-                         for mid, m in identity.items() if m.entity.endswith(PSEUDO_SUFFIX)]
-        warnings: list[tuple[str, str]] = []
-        bridging = self._bridging(identity, mentions, warnings)
-        deixis = []
-        if any("DISCOURSE_DEIXIS" in t.cells for t, _, _ in self.places):
-            dd = self.markables("DISCOURSE_DEIXIS")
-            deixis = self.entities(dd, {mid: self.mention(m) for mid, m in dd.items()}, True)
-        return Document(doc.doc_id, entities, len(doc.sentences), doc.tokens, doc.first_line,
-                        warnings, bridging=bridging, non_referring=non_referring,
-                        discourse_deixis=deixis, empty_nodes=doc.empty_nodes)
-
-    def _reference_kinds(self) -> dict[str, str]:
-        kinds = {}
-        for token, _, _ in self.places:
-            cell = token.cells.get("REFERENCE", "_")
-            if cell == "_":
-                continue
-            for found in RE_ITEM.finditer(cell):
-                if found.group(1):
-                    attributes = _attributes(found.group(1), self.path, token.line, self.problems)
-                    kind = _kind(attributes)
-                    if "MarkableID" in attributes and kind:
-                        kinds[attributes["MarkableID"]] = kind
-        return kinds
-
-    def _bridging(self, identity, mentions, warnings) -> list[Bridging]:
-        links = []
-        for token, _, _ in self.places:
-            cell = token.cells.get("BRIDGING", "_")
-            if cell == "_":
-                continue
-            for found in RE_ITEM.finditer(cell):
-                if not found.group(1):
-                    continue
-                attributes = _attributes(found.group(1), self.path, token.line, self.problems)
-                anaphor = attributes.get("MarkableID")
-                anchor = attributes.get("MentionAnchor")
-                if anaphor not in mentions or anchor not in mentions:
-                    warnings.append(("bridging links naming a markable missing from IDENTITY, skipped",
-                                     f"({anaphor}, {anchor}) at {self.path}:{token.line}"))
-                    continue
-                relation = attributes.get("Rel", attributes.get("Relation", attributes.get("Type")))
-                links.append(Bridging(mentions[anaphor], identity[anchor].entity, mentions[anchor],
-                                      relation))
-        return links
-
-
-def _deps(cell: str) -> tuple[tuple[int, str], ...]:
-    """A DEPS cell as (parent position in the sentence, relation) pairs."""
-    out = []
-    for item in cell.split("|") if cell != "_" else ():
-        parent, _, relation = item.partition(":")
-        try:
-            out.append((round(float(parent) * ORD_SCALE), relation))
-        except ValueError:
-            continue
-    return tuple(out)
-
-
-def _kind(attributes: dict) -> str | None:
-    for name in ("NonReferringType", "Reference", "Type"):
-        if name in attributes:
-            return attributes[name]
-    return None

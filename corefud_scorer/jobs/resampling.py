@@ -1,0 +1,53 @@
+"""What resampling a call asks for (:class:`Resampling`), with the defaults
+and limits of its counts: what the command line, the options' table and the
+web service read without importing the resampling itself
+(:mod:`.significance`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_SEED = 12345
+BOOTSTRAP_SAMPLES = 1000
+AR_TRIALS = 10000
+LEVEL = 0.95
+# The most samples a bootstrap keeps (their figures are kept to take
+# percentiles) and the most randomization trials (only counted).
+MAX_BOOTSTRAP_SAMPLES = 100_000
+MAX_AR_TRIALS = 1_000_000
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """What to resample: ``confidence`` bootstrap samples for intervals, a
+    paired bootstrap (``paired_bs`` samples) or approximate randomization
+    (``paired_ar`` trials), with ``seed``; intervals at ``level``."""
+
+    confidence: int | None = None
+    paired_bs: int | None = None
+    paired_ar: int | None = None
+    seed: int = DEFAULT_SEED
+    level: float = LEVEL
+
+    @property
+    def test(self) -> str | None:
+        return "bs" if self.paired_bs else "ar" if self.paired_ar else None
+
+    @property
+    def samples(self) -> int | None:
+        return self.paired_bs or self.paired_ar
+
+    @property
+    def asked(self) -> bool:
+        return bool(self.confidence or self.test)
+
+    @property
+    def interval_samples(self) -> int:
+        """The bootstrap samples of the randomization test's interval."""
+        return self.confidence or BOOTSTRAP_SAMPLES
+
+    @property
+    def work(self) -> int:
+        """Samples and trials drawn in all, for a progress bar."""
+        return ((self.confidence or 0) + (self.paired_bs or 0)
+                + ((self.paired_ar or 0) + self.interval_samples if self.paired_ar else 0))

@@ -1,0 +1,69 @@
+"""A command imports what it uses: scoring one pair of files, in any format,
+imports neither the web service, the plots, the resampling and tests, the
+leaderboard nor the other commands; ``--help`` makes no array, so it does
+not import numpy. Each run is a fresh interpreter, whose modules are read
+off ``sys.modules`` once the command is done."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import FIXTURES
+
+RUN = """
+import contextlib, io, json, sys
+from corefud_scorer.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    try:
+        code = main(sys.argv[1:])
+    except SystemExit as end:
+        code = end.code
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+# What neither a single pair nor --help has any use for.
+NOT_FOR_A_PAIR = ("corefud_scorer.web", "corefud_scorer.render.plot", "corefud_scorer.jobs.significance",
+                  "corefud_scorer.jobs.stacked", "corefud_scorer.jobs.comparison", "corefud_scorer.jobs.leaderboard",
+                  "corefud_scorer.render.leaderboard", "corefud_scorer.jobs.codalab", "corefud_scorer.render.codalab",
+                  "corefud_scorer.jobs.bench", "corefud_scorer.jobs.error_analysis", "corefud_scorer.jobs.convert",
+                  "corefud_scorer.jobs.validation", "corefud_scorer.cli.serve", "matplotlib", "fastapi",
+                  "multiprocessing", "concurrent.futures")
+# The other commands' modules and what they alone use (--help reads each command's line off its module).
+OTHER_COMMANDS = ("corefud_scorer.cli.bench", "corefud_scorer.cli.codalab", "corefud_scorer.cli.convert",
+                  "corefud_scorer.cli.validate", "corefud_scorer.cli.analysis", "corefud_scorer.formats.writers")
+PAIRS = {
+    "corefud": (FIXTURES / "example" / "key.conllu", FIXTURES / "example" / "response.conllu"),
+    "ua": (FIXTURES / "anaphora" / "station.key.ua.conllu", FIXTURES / "anaphora" / "station.response.ua.conllu"),
+    "conll": (FIXTURES / "seed" / "pradhan2014.key.conll", FIXTURES / "seed" / "pradhan2014.response.conll"),
+}
+
+
+def imported(*args) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", RUN, *map(str, args)], capture_output=True, text=True, check=True)
+    answer = json.loads(done.stdout)
+    assert answer["code"] == 0, args
+    return set(answer["modules"])
+
+
+def unwanted(modules: set[str], names) -> list[str]:
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
+@pytest.mark.parametrize("fmt", sorted(PAIRS))
+def test_a_single_pair_imports_only_what_scoring_it_uses(fmt):
+    modules = imported(*PAIRS[fmt], "-s", "--output", "json")
+    assert "corefud_scorer.jobs.pipeline" in modules and "numpy" in modules  # it did score
+    assert unwanted(modules, NOT_FOR_A_PAIR + OTHER_COMMANDS) == []
+
+
+def test_help_imports_no_numpy_and_no_command_it_does_not_run():
+    modules = imported("--help")
+    assert unwanted(modules, ("numpy",) + NOT_FOR_A_PAIR) == []
+
+
+def test_the_finder_finds_what_it_looks_for():
+    assert unwanted({"corefud_scorer.web.app", "corefud_scorer.weblike", "numpy._core"},
+                    ("corefud_scorer.web", "numpy")) == ["corefud_scorer.web.app", "numpy._core"]
