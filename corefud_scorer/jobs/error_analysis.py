@@ -569,7 +569,7 @@ class _Rescorer:
     def counts(self, entities) -> dict:
         from ..measures.document import document_counts
         from ..alignment.match import align
-        from ..measures.metrics import mention_overlap
+        from ..measures.mentions import mention_overlap
         from ..alignment.contingency import partition, prepare
 
         options = self.options
