@@ -21,8 +21,7 @@ ALL_METRICS = profile(DEFAULT_FORMAT).all_metrics
 # What ``-m every`` means: 1.2's set, mention identification, and the further
 # measures of :mod:`.measures` (and what a format's ``all`` adds: every_metric).
 EVERY_METRICS = ALL_METRICS + ("mention",) + FURTHER
-ANAPHORA_METRIC_NAMES = OF_LAYERS
-METRIC_NAMES = EVERY_METRICS + ANAPHORA_METRIC_NAMES
+METRIC_NAMES = EVERY_METRICS + OF_LAYERS
 SYNC_CHOICES = further.SYNC_OPTIONS + ("all",)
 GROUPS = {"all": ALL_METRICS, "every": EVERY_METRICS, CONLL_SCORE: CONLL_PARTS}
 # Options whose None means "the format's default" (its profile's ``defaults``).

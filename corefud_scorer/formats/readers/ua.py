@@ -267,7 +267,6 @@ class _Builder:
         self.problems = problems
         # Positions of the document's words (not empty nodes), by token number.
         self.word_positions: list[int] = []
-        self.zero_positions: dict[int, int] = {}  # line -> position of an empty node
         self.places: list[tuple[Token, int, int | None]] = []  # token, position, word index
         self.deps_at = {t.line: t.deps for tokens in doc.token_sentences for t in tokens if t.is_empty}
         for s, tokens in enumerate(doc.token_sentences):
