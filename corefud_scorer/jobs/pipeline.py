@@ -14,13 +14,14 @@ from itertools import zip_longest
 from typing import Iterator
 
 from .. import memory
+from ..formats import readers
 from ..formats.same_text import check_documents, missing_document
 from ..alignment.match import align, identity_function
 from ..model import Document, SourceDocument
 from .parallel import ordered_map
 from ..alignment.contingency import Partition, partition, prepare
 from ..measures.document import partition_result
-from ..results import DocumentResult, Options, format_profile
+from ..results import DocumentResult, Options
 
 
 def align_documents(key_doc: Document, response_doc: Document, options: Options) -> Partition:
@@ -93,7 +94,7 @@ def _file_eids(source: SourceDocument, doc: Document) -> list[str]:
 
 def reads_as_v8(options: Options) -> bool:
     """Whether the files' format reads repeated spans as scorer.pl v8.01 does."""
-    return options.format is not None and format_profile(options.format).repeated_spans == "v8.01"
+    return options.format is not None and readers.profile(options.format).repeated_spans == "v8.01"
 
 
 def score_document(key_source: SourceDocument, response_source: SourceDocument,
