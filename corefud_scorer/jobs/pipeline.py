@@ -238,21 +238,14 @@ def score_streams(streams: list[Stream], options: Options, jobs: int = 1, progre
     return _collect(streams, ordered_map(_task, tasks(), jobs), progress)
 
 
-def score_keyed_streams(streams: list[KeyedStream], options: Options, jobs: int = 1,
-                        progress=None) -> list[list[Scored]]:
-    """Score several systems against each key, each key document read and
-    loaded once; per key stream, one :class:`Scored` per response file.
-    ``progress`` is called with the flat index of a (key, response) pair
-    (key streams in order, then responses in order) and the result."""
-    return score_keyed_streams_settings(streams, [options], jobs, progress)[0]
-
-
 def score_keyed_streams_settings(streams: list[KeyedStream], settings: list[Options], jobs: int = 1,
                                  progress=None) -> list[list[list[Scored]]]:
-    """:func:`score_keyed_streams` under several settings at once, each
-    document read and loaded once for all of them: per setting, per key
-    stream, one :class:`Scored` per response file. ``progress`` is called
-    once per document pair (with the first setting's result)."""
+    """Score several systems against each key under several settings at once,
+    each key and response document read and loaded once for all of them: per
+    setting, per key stream, one :class:`Scored` per response file.
+    ``progress`` is called once per document pair, with the flat index of
+    the (key, response) pair (key streams in order, then responses in order)
+    and the first setting's result."""
     offsets, flat = [], []
     for stream in streams:
         offsets.append(len(flat))
