@@ -227,7 +227,7 @@ def check_compared(options: Options, compared: bool) -> None:
 
 def check_errors(options: Options, responses: int, resampled: bool, stdin: bool) -> None:
     """The error analysis reads one response file, twice, and refuses what
-    :func:`errors_analysis.refusal` says it cannot honour."""
+    :func:`.error_analysis.refusal` says it cannot honour."""
     from .error_analysis import refusal
 
     why = refusal(options)
