@@ -1,13 +1,14 @@
 """The docstrings: each core metric states its formula and source and shows
-an example, which runs here and prints what the docstring says; and every
-reference from one module's docstring to another (``:mod:`..x```,
-``:func:`.y.f```) names a module and a name that exist, as the API
-reference renders them."""
+an example, which runs here and prints what the docstring says (as every
+module's example does); and every reference from one module's docstring to
+another (``:mod:`..x```, ``:func:`.y.f```) names a module and a name that
+exist, as the API reference renders them."""
 
 from __future__ import annotations
 
 import ast
 import doctest
+import importlib
 import re
 from pathlib import Path
 
@@ -38,13 +39,25 @@ def test_a_core_metric_states_its_formula_source_and_example(name):
     assert any(name + "(" in example.source for example in test.examples)
 
 
-def test_the_examples_print_what_the_docstrings_say():
+def _examples(module) -> doctest.DocTestRunner:
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     report: list[str] = []
-    for test in doctest.DocTestFinder().find(metrics):
+    for test in doctest.DocTestFinder().find(module):
         runner.run(test, out=report.append)
-    assert runner.tries >= len(SOURCES) * 3
     assert runner.failures == 0, "".join(report)
+    return runner
+
+
+def test_the_examples_print_what_the_docstrings_say():
+    assert _examples(metrics).tries >= len(SOURCES) * 3
+
+
+def test_every_module_with_examples_runs_them():
+    # Any module's docstring example is a doctest too (the metrics' above).
+    with_examples = sorted(name for name, path in MODULES.items() if ">>> " in path.read_text(encoding="utf-8"))
+    assert f"{metrics.__name__}" in with_examples
+    for name in with_examples:
+        assert _examples(importlib.import_module(name)).tries, name
 
 
 # --- references between modules ---
