@@ -8,7 +8,7 @@ REFERENCE ?=
 BENCH_ARGS ?=
 EXTRAS ?= test
 
-.PHONY: demo test test-long install install-test pytest matrix conformance bench bench-ua bench-ua-real bench-corpus bench-significance bench-conll differential load clean
+.PHONY: demo test test-long install install-test pytest deadcode docs matrix conformance bench bench-ua bench-ua-real bench-corpus bench-significance bench-conll differential load clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,13 +24,23 @@ install-test: $(PY)
 demo: install
 	$(PY) -m corefud_scorer $(EXAMPLE)/key.conllu $(EXAMPLE)/response.conllu -a head -s
 
-test: install-test pytest conformance
+test: install-test pytest deadcode docs conformance
 
 # In parallel on every core (pytest-xdist); -rs prints why each skipped test was skipped.
 PYTEST := $(PY) -m pytest -q -rs -n auto
 
 pytest:
 	$(PYTEST)
+
+# Dead code in the package: vulture at 80 % confidence (unused imports, variables,
+# unreachable code) finds nothing, or make test fails.
+deadcode:
+	$(PY) -m vulture --min-confidence 80 corefud_scorer/
+
+# The documentation site (mkdocs.yml, docs/; the API reference rendered from the
+# docstrings), warnings as errors, into site/.
+docs:
+	$(PY) -m mkdocs build --strict --quiet
 
 # The long sweeps: the matrix test's cross product of every format x every option set
 # on generated files and on the real GUM and CODI-CRAC files when they are in ../peers,

@@ -10,7 +10,7 @@ library of a checkout of ufal/corefud-scorer (``DIR``; never a dependency),
 in the same run, and prints a table: wall and CPU seconds of each, the
 ratio of CPU times, and the largest difference between the two scorers'
 numbers (BLANC's on its own: with split antecedents the library's depends
-on a set's iteration order, see the README). The library is run
+on a set's iteration order, see docs/measures.md, "Split antecedents"). The library is run
 through a small driver written to a temporary folder at run time.
 """
 
@@ -273,7 +273,7 @@ def main():
             with open(output) as handle:
                 reference = json.load(handle)
             # BLANC with split antecedents depends on the library's set order
-            # (README): reported on its own.
+            # (docs/measures.md): reported on its own.
             def difference(names):
                 return max((abs(a - b) for name in names
                             for a, b in zip(scores[name], reference[name])), default=0.0)

@@ -2,7 +2,7 @@
 
 The pipeline, one subpackage a step: :mod:`~corefud_scorer.formats` (read and write each
 format) -> :mod:`~corefud_scorer.alignment` (match mentions, build the contingency) ->
-:mod:`~corefud_scorer.measures.further` (every measure, named in :mod:`~corefud_scorer.measures.further.registry`) ->
+:mod:`~corefud_scorer.measures` (every measure, named in :mod:`~corefud_scorer.measures.registry`) ->
 :mod:`~corefud_scorer.jobs` (the pipeline over files, bench, leaderboard, CodaLab,
 significance, error analysis) -> :mod:`~corefud_scorer.render` (text, JSON, tables) ->
 :mod:`~corefud_scorer.cli` and :mod:`~corefud_scorer.web`; :mod:`~corefud_scorer.v801` is ``scorer.pl`` v8.01's reading of

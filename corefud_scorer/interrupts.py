@@ -85,7 +85,7 @@ def _end_children() -> None:
             pass
 
 
-def _exit_at_once(signum, frame) -> None:
+def _exit_at_once(_signum, _frame) -> None:
     if os.getpid() != _owner:
         return
     # Whatever state the process is in (a module half imported), it ends here.
@@ -122,7 +122,7 @@ def _children() -> set[int]:
     return found
 
 
-def _raise_once(signum, frame) -> None:
+def _raise_once(_signum, _frame) -> None:
     if os.getpid() != _owner:
         return
     signal.signal(signal.SIGINT, _exit_at_once)

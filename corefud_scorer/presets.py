@@ -7,7 +7,7 @@ matching and zeros. A preset fixes those settings and the metrics of the
 ranking call; scoring is always scorer 1.2's, whose 1-to-1 matching fixed a
 bug of the 1.0/1.1 scorers used in 2022 and 2023 (they could match one
 response mention to several key mentions), so those two years' official
-numbers can differ slightly (see the README).
+numbers can differ slightly (see docs/shared-task.md).
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field, replace
 from .measures import further
 from .errors import ScorerError
 from .presets import PRESETS
-from .formats.profile import OPTIONAL_FEATURES, FormatProfile
-from .formats.readers import DEFAULT_FORMAT, profile
+from .formats import readers
+from .formats.profile import OPTIONAL_FEATURES
 from .alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from .measures.metrics import BlancCounts, BridgingCounts, Counts  # noqa: F401  (re-exported)
 from .measures.registry import CONLL_PARTS, CONLL_SCORE, FURTHER, OF_LAYERS, score_of
@@ -17,12 +17,11 @@ from .measures.scores import MetricScore  # noqa: F401  (re-exported)
 
 # What ``-m all`` means for CorefUD files, in 1.2's order (each format's
 # profile says what it means for its files: all_metrics).
-ALL_METRICS = profile(DEFAULT_FORMAT).all_metrics
+ALL_METRICS = readers.profile(readers.DEFAULT_FORMAT).all_metrics
 # What ``-m every`` means: 1.2's set, mention identification, and the further
 # measures of :mod:`.measures` (and what a format's ``all`` adds: every_metric).
 EVERY_METRICS = ALL_METRICS + ("mention",) + FURTHER
-ANAPHORA_METRIC_NAMES = OF_LAYERS
-METRIC_NAMES = EVERY_METRICS + ANAPHORA_METRIC_NAMES
+METRIC_NAMES = EVERY_METRICS + OF_LAYERS
 SYNC_CHOICES = further.SYNC_OPTIONS + ("all",)
 GROUPS = {"all": ALL_METRICS, "every": EVERY_METRICS, CONLL_SCORE: CONLL_PARTS}
 # Options whose None means "the format's default" (its profile's ``defaults``).
@@ -31,14 +30,9 @@ FORMAT_DEFAULTED = ("metrics", "match", "zero_match", "keep_zeros", "check_forms
 FEATURE_OPTIONS = ("keep_split_antecedents", "discourse_deixis", "only_split_antecedent", "np_only", "remove_nested")
 
 
-def format_profile(fmt: str | None) -> FormatProfile:
-    """The profile of a format, from its reader."""
-    return profile(fmt)
-
-
 def all_metrics(fmt: str | None) -> tuple[str, ...]:
     """What ``all`` stands for with files of a format."""
-    return format_profile(fmt).all_metrics
+    return readers.profile(fmt).all_metrics
 
 
 def every_metric(fmt: str | None) -> tuple[str, ...]:
@@ -101,7 +95,7 @@ class Options:
 
             if self.format not in formats():
                 raise ValueError(f"format must be one of {', '.join(formats())}, not {self.format!r}")
-        profile = format_profile(self.format)
+        profile = readers.profile(self.format)
         # Which fields took the format's default: they follow the format
         # the files turn out to be in (:meth:`for_format`).
         defaulted = tuple(name for name in FORMAT_DEFAULTED if getattr(self, name) is None)
@@ -139,7 +133,7 @@ class Options:
         """Refuse what the format cannot honour (a :class:`ScorerError`, one
         line naming the option): the one rule for every caller."""
 
-        profile = format_profile(self.format)
+        profile = readers.profile(self.format)
         if self.match not in profile.matching_modes:
             raise profile.refuse(self.match, f"-a {self.match}")
         for name in FEATURE_OPTIONS:

@@ -1,5 +1,5 @@
 """The further measures of ``further.py`` against the worked examples of
-``shared/design/further-metrics.md`` (exact fractions), slow literal
+``docs/further-measures.md`` (exact fractions), slow literal
 implementations from the definitions, and scikit-learn."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from corefud_scorer.measures import metrics
+from corefud_scorer.measures import mentions, metrics
 from corefud_scorer.model import Document, Entity, Mention, position, sentence_of
 from corefud_scorer import Options
 from corefud_scorer.jobs.pipeline import align_documents
@@ -167,7 +167,7 @@ def test_mention_overlap_pairs_sentence_by_sentence_as_the_whole_document():
         expected = float(matrix[rows, cols].sum())
         p = SimpleNamespace(key=SimpleNamespace(entities=[key]), response=SimpleNamespace(entities=[response]))
         for with_memo in (None, memo):
-            counts = metrics.mention_overlap(p, with_memo)
+            counts = mentions.mention_overlap(p, with_memo)
             assert counts.recall_num == counts.precision_num == expected
             assert counts.recall_den == sum(len(m.words) for m in key)
     assert crossing > 30 and memo

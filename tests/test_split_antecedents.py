@@ -377,7 +377,7 @@ def test_non_referring_elements_stay_in_the_set(tmp_path):
 #   evaluator.evaluate_documents(reader.doc_coref_infos  # doc_discourse_deixis_infos with -d
 #                                , metric, only_split_antecedent=<--only-split-antecedent>)
 # BLANC is listed only where it does not depend on the order of the
-# library's sets (README, "Universal Anaphora files").
+# library's sets (docs/measures.md, "Split antecedents").
 LIBRARY_NUMBERS = {
     ('single-mention elements', 0, True, '-s -l'): {
         'muc': (0.6428571428571429, 0.8030303030303029, 0.7140718562874251),

@@ -13,8 +13,8 @@ from corefud_scorer.formats.readers import formats
 PACKAGE = Path(__file__).resolve().parent.parent / "corefud_scorer"
 # The modules of metrics (v8.01's reading and split antecedents included) and
 # the renderers: where a measure's own name may decide what is done.
-METRIC_MODULES = {"measures.metrics", "measures.further", "measures.split_antecedents", "v801.chains", "v801.chain_metrics", "v801.scoring",
-                  "measures.registry"}
+METRIC_MODULES = {"measures.metrics", "measures.mentions", "measures.further", "measures.split_antecedents",
+                  "v801.chains", "v801.chain_metrics", "v801.scoring", "measures.registry"}
 RENDERERS = {"render.text", "render.json_report", "v801.text", "render.error_analysis", "jobs.comparison",
              "render.plot", "render.leaderboard", "render.codalab"}
 # Import cycles still to be broken: none is left, and a new one fails.

@@ -2,7 +2,7 @@
 
 Skipped where Playwright or chromium is absent; ``.ci/run`` installs both and sets
 ``COREFUD_REQUIRE_BROWSER`` so that there their absence fails.
-``COREFUD_SCREENSHOTS=DIR`` keeps the screenshots (``docs/`` for the README).
+``COREFUD_SCREENSHOTS=DIR`` keeps the screenshots (``docs/``, which docs/web.md shows).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ each as 1.2 reads it keeps its numbers in that case too. There the lookup
 keeps the entity that comes last in the document's list, so that list must
 be in 1.2's order: by first mention in the whole file, which the reader
 gives (an id already used in an earlier document sorts first, see
-``readers/file_entities.py``).
+``formats/readers/file_entities.py``).
 """
 
 from __future__ import annotations

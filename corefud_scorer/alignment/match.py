@@ -191,14 +191,6 @@ class Alignment:
     pairs: list[tuple[Hashable, Hashable]] = field(default_factory=list)
 
     @cached_property
-    def key_to_response(self) -> dict:
-        return dict(self.pairs)
-
-    @cached_property
-    def response_to_key(self) -> dict:
-        return {r: k for k, r in self.pairs}
-
-    @cached_property
     def merged(self) -> dict:
         """Scorer 1.2's single lookup from an identity to its partner: the
         key-to-response entries of non-identical pairs, then the

@@ -66,7 +66,7 @@ def codalab_main(argv: list[str], stdout, stderr) -> int:
 
 def _table(shared_task: str | None, metrics: list[str] | None):
     """The options and extra measures of the table (the rule
-    :func:`.leaderboard.extra_columns` states)."""
+    :func:`..jobs.leaderboard.extra_columns` states)."""
     from ..jobs.leaderboard import extra_columns
     from ..results import Options
 

@@ -428,7 +428,7 @@ def names_from(args: argparse.Namespace, parser: argparse.ArgumentParser, paths:
 
 
 def primary_line(conll, metrics: dict, decimals: int) -> str:
-    """``-b``'s line: the primary figure (:func:`summary.primary_figure`)."""
+    """``-b``'s line: the primary figure (:func:`..measures.totals.primary_figure`)."""
     _, value = primary_figure(conll, {name: headline(score) for name, score in metrics.items()})
     return figure(value, decimals) + "\n"
 

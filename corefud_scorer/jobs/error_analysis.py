@@ -488,7 +488,7 @@ class _Describer:
 
 def kept_entity_ids(doc: Document, identity, options) -> list[str]:
     """The ids of the entities the scorer keeps, in its order
-    (:func:`partition.prepare` drops singletons unless kept, and reads the
+    (:func:`..alignment.contingency.prepare` drops singletons unless kept, and reads the
     discourse-deixis entities instead with ``discourse_deixis``)."""
     out = []
     for entity in doc.discourse_deixis if options.discourse_deixis else doc.entities:
@@ -536,7 +536,7 @@ def refused(options) -> None:
 
 class _Rescorer:
     """Scores corrected responses against one key document with the score's
-    own function (:func:`core.document_counts`, with the options' sync and
+    own function (:func:`..measures.document.document_counts`, with the options' sync and
     split-antecedent setting) on the prepared key side.
 
     The corrections move mentions of the sides as prepared (repeats, zeros,
@@ -569,7 +569,7 @@ class _Rescorer:
     def counts(self, entities) -> dict:
         from ..measures.document import document_counts
         from ..alignment.match import align
-        from ..measures.metrics import mention_overlap
+        from ..measures.mentions import mention_overlap
         from ..alignment.contingency import partition, prepare
 
         options = self.options
@@ -594,7 +594,7 @@ class _V8Rescorer:
     the same call as the score's. The errors are classified on the model
     (exact matching, as v8.01 matches), and each corrected response is
     rescored by v8.01's reading too, its mentions taken back to their token
-    spans; singletons go unless kept, as :func:`scoring.prepare_chains` drops them."""
+    spans; singletons go unless kept, as :func:`..v801.scoring.prepare_chains` drops them."""
 
     def __init__(self, key_source, response_source, options):
         from ..v801 import scoring

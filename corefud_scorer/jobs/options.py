@@ -21,9 +21,9 @@ from ..errors import ScorerError, plain_setting
 from ..alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from ..presets import PRESETS
 from ..formats.profile import OPTIONAL_FEATURES
-from ..formats.readers import formats
+from ..formats import readers
 from ..measures.registry import CONLL_PARTS, CONLL_SCORE
-from ..results import GROUPS, METRIC_NAMES, SYNC_CHOICES, Options, format_profile
+from ..results import GROUPS, METRIC_NAMES, SYNC_CHOICES, Options
 from .resampling import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES
 
 # Where the page shows a field: the basic settings, then folded groups.
@@ -109,7 +109,7 @@ FIELDS = _fields(
     Field("seed", "--seed", NUMBER, "systems", "Random seed", "the resampling's random seed",
           default=DEFAULT_SEED),
     Field("format", "--format", CHOICE, "files", "Format", "the files' format (default: told from the key)",
-          tuple(formats())),
+          tuple(readers.formats())),
     Field("no_form_check", "--no-form-check", FLAG, "files", "Skip the word-form check",
           "do not compare the key's and the response's word forms"),
     Field("form_check", "--form-check", FLAG, "files", "Refuse differing word forms",
@@ -140,7 +140,7 @@ def resolve(asked: Mapping, fmt: str) -> Resolved:
     the preset or another is an :class:`OptionConflict`; one the format
     cannot honour is refused by the options' own check."""
     get = asked.get
-    profile = format_profile(fmt)
+    profile = readers.profile(fmt)
     shared_task = get("shared_task")
     if shared_task and not profile.supports("shared_task"):
         raise profile.refuse("shared_task", OPTIONAL_FEATURES["shared_task"])
@@ -228,7 +228,7 @@ def check_compared(options: Options, compared: bool) -> None:
 
 def check_errors(options: Options, responses: int, resampled: bool, stdin: bool) -> None:
     """The error analysis reads one response file, twice, and refuses what
-    :func:`errors_analysis.refusal` says it cannot honour."""
+    :func:`.error_analysis.refusal` says it cannot honour."""
     from .error_analysis import refusal
 
     why = refusal(options)
@@ -243,7 +243,7 @@ def refusals(fmt: str) -> dict[str, str | dict[str, str]]:
     """What files of format ``fmt`` cannot honour, read off its profile:
     field name -> why, or for a field of choices, choice -> why (the reasons
     :meth:`.Options.check_format` gives when it refuses them)."""
-    profile = format_profile(fmt)
+    profile = readers.profile(fmt)
     out: dict = {}
     for field in FIELDS.values():
         if field.feature and not profile.supports(field.feature):

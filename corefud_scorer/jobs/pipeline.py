@@ -14,13 +14,14 @@ from itertools import zip_longest
 from typing import Iterator
 
 from .. import memory
+from ..formats import readers
 from ..formats.same_text import check_documents, missing_document
 from ..alignment.match import align, identity_function
 from ..model import Document, SourceDocument
 from .parallel import ordered_map
 from ..alignment.contingency import Partition, partition, prepare
 from ..measures.document import partition_result
-from ..results import DocumentResult, Options, format_profile
+from ..results import DocumentResult, Options
 
 
 def align_documents(key_doc: Document, response_doc: Document, options: Options) -> Partition:
@@ -93,7 +94,7 @@ def _file_eids(source: SourceDocument, doc: Document) -> list[str]:
 
 def reads_as_v8(options: Options) -> bool:
     """Whether the files' format reads repeated spans as scorer.pl v8.01 does."""
-    return options.format is not None and format_profile(options.format).repeated_spans == "v8.01"
+    return options.format is not None and readers.profile(options.format).repeated_spans == "v8.01"
 
 
 def score_document(key_source: SourceDocument, response_source: SourceDocument,
@@ -237,21 +238,14 @@ def score_streams(streams: list[Stream], options: Options, jobs: int = 1, progre
     return _collect(streams, ordered_map(_task, tasks(), jobs), progress)
 
 
-def score_keyed_streams(streams: list[KeyedStream], options: Options, jobs: int = 1,
-                        progress=None) -> list[list[Scored]]:
-    """Score several systems against each key, each key document read and
-    loaded once; per key stream, one :class:`Scored` per response file.
-    ``progress`` is called with the flat index of a (key, response) pair
-    (key streams in order, then responses in order) and the result."""
-    return score_keyed_streams_settings(streams, [options], jobs, progress)[0]
-
-
 def score_keyed_streams_settings(streams: list[KeyedStream], settings: list[Options], jobs: int = 1,
                                  progress=None) -> list[list[list[Scored]]]:
-    """:func:`score_keyed_streams` under several settings at once, each
-    document read and loaded once for all of them: per setting, per key
-    stream, one :class:`Scored` per response file. ``progress`` is called
-    once per document pair (with the first setting's result)."""
+    """Score several systems against each key under several settings at once,
+    each key and response document read and loaded once for all of them: per
+    setting, per key stream, one :class:`Scored` per response file.
+    ``progress`` is called once per document pair, with the flat index of
+    the (key, response) pair (key streams in order, then responses in order)
+    and the first setting's result."""
     offsets, flat = [], []
     for stream in streams:
         offsets.append(len(flat))

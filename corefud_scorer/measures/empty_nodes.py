@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, fields
-from typing import Callable, Iterable
+from typing import Iterable
 
 from .statistics import Counts
 
@@ -109,8 +109,3 @@ def empty_nodes(p) -> EmptyNodeCounts:
     key, response = p.key.document, p.response.document
     return compare(key.empty_nodes if key is not None else (),
                    response.empty_nodes if response is not None else ())
-
-
-def score_parts(counts: EmptyNodeCounts, score: Callable) -> dict:
-    """Each part's score, made by ``score(label, counts)``."""
-    return {label: score(label, c) for label, c in counts.parts.items()}

@@ -2,7 +2,7 @@
 contingency, and markable synchronisation as a rebuild of the contingency.
 
 The formulas, sources and certainty of each are in
-``shared/design/further-metrics.md``; where that note gives a reading of a
+``docs/further-measures.md``; where that page gives a reading of a
 measure whose original formula could not be checked, the measure here is
 that reading and is named as such.
 

@@ -1,24 +1,24 @@
 """Coreference metrics as small pure functions.
 
 The entity-level metrics (MUC, B-cubed, CEAF-e, CEAF-m, LEA, BLANC) read one
-document's :class:`~corefud_scorer.alignment.contingency.Contingency`; MOR, the zero
-score and mention identification read the aligned mentions. Each returns
+document's :class:`~corefud_scorer.alignment.contingency.Contingency` (those that
+read the aligned mentions are in :mod:`.mentions`). Each returns
 :class:`Counts`, the sufficient statistics that add across documents; scores
 are computed once from the sums (:func:`ratio`, :func:`f1`), with scorer
 1.2's rule that a ratio with a zero numerator is 0 (so 0/0 is 0).
 
-Notation: ``n[i, j]`` the contingency cells, ``a`` key entity sizes, ``b``
-response entity sizes, ``C(x) = x(x-1)/2``.
+Notation: ``n[i, j]`` the contingency cells (the mentions of key entity i
+aligned to mentions of response entity j), ``a`` key entity sizes, ``b``
+response entity sizes, ``C(x) = x(x-1)/2``. The examples are Pradhan et al.
+(2014, section 4)'s: key {a, b, c} {d, e, f, g} and response {a, b} {c, d}
+{f, g, h, i}, ``e`` missed, ``h`` and ``i`` invented.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from ..alignment import assignment
 from .statistics import BlancCounts, BridgingCounts, Counts, f1, ratio  # noqa: F401  (re-exported)
-from ..model import sentence_of
-from ..alignment.contingency import Cells, Contingency, Partition
+from ..alignment.contingency import Cells, Contingency
 from ..lazy import lazy
 
 np = lazy("numpy")
@@ -63,8 +63,51 @@ def _muc_side(groups, partners, counts, sizes, partner_sizes, singleton_links) -
 
 
 def muc(c: Contingency, singleton_links: bool = False) -> Counts:
-    """MUC; with ``singleton_links``, singletons count as one link each (how
-    two split antecedents' sets of entities are compared)."""
+    """MUC: the links that hold each entity together, kept by the other side.
+
+    A key entity of ``a_i`` mentions needs ``a_i - 1`` links; the response
+    keeps all of them but one for each part it splits the entity into (a
+    mention without a partner is a part of its own). Precision swaps sides.
+
+    Parameters
+    ----------
+    c : Contingency
+        One document's key x response contingency.
+    singleton_links : bool, default=False
+        An entity of one mention is one link, kept when its mention's partner
+        entity is one mention too (how split antecedents' sets are compared).
+
+    Returns
+    -------
+    Counts
+        Statistics that add across documents; :func:`ratio` and :func:`f1`
+        turn their corpus sums into the score.
+
+    Notes
+    -----
+    With ``p(K_i)`` the parts of key entity ``K_i`` in the response's partition:
+
+        R = sum_i (a_i - |p(K_i)|) / sum_i (a_i - 1)
+          = sum_ij max(n[i, j] - 1, 0) / (sum_i a_i - number of key entities)
+
+    and P the same with the sides swapped. A singleton counts for nothing.
+
+    References
+    ----------
+    Vilain, M., Burger, J., Aberdeen, J., Connolly, D. and Hirschman, L. (1995).
+    A model-theoretic coreference scoring scheme. In Proceedings of MUC-6, 45-52.
+
+    Examples
+    --------
+    >>> from corefud_scorer.measures.further import contingency_of
+    >>> from corefud_scorer.measures.metrics import muc, ratio
+    >>> c = contingency_of([{"a", "b", "c"}, {"d", "e", "f", "g"}],
+    ...                    [{"a", "b"}, {"c", "d"}, {"f", "g", "h", "i"}])
+    >>> muc(c)
+    Counts(recall_num=2.0, recall_den=5.0, precision_num=2.0, precision_den=5.0)
+    >>> ratio(muc(c).recall_num, muc(c).recall_den)
+    0.4
+    """
     r, p = c.recall_cells, c.precision_cells
     rn, rd = _muc_side(r.rows, r.cols, r.counts, c.key_sizes, c.response_sizes, singleton_links)
     pn, pd = _muc_side(p.cols, p.rows, p.counts, c.response_sizes, c.key_sizes, singleton_links)
@@ -77,6 +120,46 @@ def _b_cubed_side(groups: np.ndarray, counts: np.ndarray, sizes: np.ndarray) -> 
 
 
 def b_cubed(c: Contingency) -> Counts:
+    """B-cubed: for each mention, how much of its entity the other side agrees on.
+
+    A key mention's recall is the share of its key entity found in its
+    partner's response entity; recall averages over every key mention,
+    precision (the sides swapped) over every response mention, so a mention
+    without a partner scores 0 (the CoNLL reading, Pradhan et al. 2014).
+
+    Parameters
+    ----------
+    c : Contingency
+        One document's key x response contingency.
+
+    Returns
+    -------
+    Counts
+        Statistics that add across documents; :func:`ratio` and :func:`f1`
+        turn their corpus sums into the score.
+
+    Notes
+    -----
+    Each mention weighs the same (Bagga and Baldwin's first weighting):
+
+        R = sum_ij n[i, j]**2 / a_i / sum_i a_i
+        P = sum_ij n[i, j]**2 / b_j / sum_j b_j
+
+    References
+    ----------
+    Bagga, A. and Baldwin, B. (1998). Algorithms for scoring coreference chains.
+    In Proceedings of the LREC Workshop on Linguistic Coreference, 563-566.
+
+    Examples
+    --------
+    >>> from corefud_scorer.measures.further import contingency_of
+    >>> from corefud_scorer.measures.metrics import b_cubed, ratio
+    >>> c = contingency_of([{"a", "b", "c"}, {"d", "e", "f", "g"}],
+    ...                    [{"a", "b"}, {"c", "d"}, {"f", "g", "h", "i"}])
+    >>> b = b_cubed(c)
+    >>> round(ratio(b.recall_num, b.recall_den), 4), ratio(b.precision_num, b.precision_den)
+    (0.4167, 0.5)
+    """
     rn, rd = _b_cubed_side(c.recall_cells.rows, c.recall_cells.counts, c.key_sizes)
     pn, pd = _b_cubed_side(c.precision_cells.cols, c.precision_cells.counts, c.response_sizes)
     return Counts(rn, rd, pn, pd)
@@ -94,13 +177,55 @@ def _lea_side(groups, partners, counts, links, sizes, partner_sizes) -> tuple[fl
 
 
 def lea(c: Contingency) -> Counts:
+    """LEA: the links of each entity the other side resolves, weighted by its size.
+
+    An entity of ``a_i`` mentions has ``link(a_i) = a_i (a_i - 1) / 2``
+    links and weighs ``a_i``; a singleton has one link, to itself, resolved
+    when its mention's partner is a singleton too. Precision swaps sides.
+
+    Parameters
+    ----------
+    c : Contingency
+        One document's key x response contingency.
+
+    Returns
+    -------
+    Counts
+        Statistics that add across documents; :func:`ratio` and :func:`f1`
+        turn their corpus sums into the score.
+
+    Notes
+    -----
+    The formula:
+
+        R = sum_i a_i * (sum_j link(n[i, j]) / link(a_i)) / sum_i a_i
+
+    and P the same over the response's entities. Where mentions carry weights
+    (split antecedents), a cell's links add the products of their weights.
+
+    References
+    ----------
+    Moosavi, N. S. and Strube, M. (2016). Which coreference evaluation metric do
+    you trust? A proposal for a link-based entity aware metric. In Proceedings
+    of ACL 2016, 632-642.
+
+    Examples
+    --------
+    >>> from corefud_scorer.measures.further import contingency_of
+    >>> from corefud_scorer.measures.metrics import lea, ratio
+    >>> c = contingency_of([{"a", "b", "c"}, {"d", "e", "f", "g"}],
+    ...                    [{"a", "b"}, {"c", "d"}, {"f", "g", "h", "i"}])
+    >>> score = lea(c)
+    >>> round(ratio(score.recall_num, score.recall_den), 4)
+    0.2381
+    """
     r, p = c.recall_cells, c.precision_cells
     rn, rd = _lea_side(r.rows, r.cols, r.counts, _cell_pairs(r), c.key_sizes, c.response_sizes)
     pn, pd = _lea_side(p.cols, p.rows, p.counts, _cell_pairs(p), c.response_sizes, c.key_sizes)
     return Counts(rn, rd, pn, pd)
 
 
-def _alignment_total(cells: Cells, weights: np.ndarray, shape: tuple[int, int]) -> float:
+def alignment_total(cells: Cells, weights: np.ndarray, shape: tuple[int, int]) -> float:
     """The maximum total weight of a one-to-one alignment of rows (key
     entities) and columns (response entities), added up as 1.2 adds it:
     numpy's sum over the cells of the assignment its solver returns, zero
@@ -114,26 +239,106 @@ def _alignment_total(cells: Cells, weights: np.ndarray, shape: tuple[int, int]) 
 
 
 def ceafe(c: Contingency) -> Counts:
+    """CEAF-e: the best one-to-one alignment of entities by their similarity.
+
+    Key and response entities are aligned one to one for the largest total
+    similarity (solved as scorer 1.2 solves it, ties included, by
+    :mod:`..alignment.assignment`); recall divides the total by the key's entities,
+    precision by the response's.
+
+    Parameters
+    ----------
+    c : Contingency
+        One document's key x response contingency.
+
+    Returns
+    -------
+    Counts
+        Statistics that add across documents; :func:`ratio` and :func:`f1`
+        turn their corpus sums into the score.
+
+    Notes
+    -----
+    With ``phi4(K_i, R_j) = 2 n[i, j] / (a_i + b_j)`` and ``g`` the best alignment:
+
+        R = sum_i phi4(K_i, R_g(i)) / number of key entities
+        P = sum_i phi4(K_i, R_g(i)) / number of response entities
+
+    References
+    ----------
+    Luo, X. (2005). On coreference resolution performance metrics. In
+    Proceedings of HLT/EMNLP 2005, 25-32.
+
+    Examples
+    --------
+    >>> from corefud_scorer.measures.further import contingency_of
+    >>> from corefud_scorer.measures.metrics import ceafe
+    >>> c = contingency_of([{"a", "b", "c"}, {"d", "e", "f", "g"}],
+    ...                    [{"a", "b"}, {"c", "d"}, {"f", "g", "h", "i"}])
+    >>> ceafe(c)
+    Counts(recall_num=1.3, recall_den=2.0, precision_num=1.3, precision_den=3.0)
+    """
     cells = c.ceaf_cells
     phi4 = 2 * cells.counts / (c.key_sizes[cells.rows] + c.response_sizes[cells.cols]).astype(np.float64)
-    similarity = _alignment_total(cells, phi4, (len(c.key_sizes), len(c.response_sizes)))
+    similarity = alignment_total(cells, phi4, (len(c.key_sizes), len(c.response_sizes)))
     return Counts(similarity, float(len(c.key_sizes)), similarity, float(len(c.response_sizes)))
 
 
 def ceafm(c: Contingency) -> Counts:
+    """CEAF-m: the best one-to-one alignment of entities by the mentions they share.
+
+    As :func:`ceafe`, with the mentions two entities share as their
+    similarity; recall divides by the key's mentions, precision by the
+    response's.
+
+    Parameters
+    ----------
+    c : Contingency
+        One document's key x response contingency.
+
+    Returns
+    -------
+    Counts
+        Statistics that add across documents; :func:`ratio` and :func:`f1`
+        turn their corpus sums into the score.
+
+    Notes
+    -----
+    With ``phi3(K_i, R_j) = n[i, j]`` and ``g`` the best alignment:
+
+        R = sum_i n[i, g(i)] / sum_i a_i
+        P = sum_i n[i, g(i)] / sum_j b_j
+
+    References
+    ----------
+    Luo, X. (2005). On coreference resolution performance metrics. In
+    Proceedings of HLT/EMNLP 2005, 25-32.
+
+    Examples
+    --------
+    >>> from corefud_scorer.measures.further import contingency_of
+    >>> from corefud_scorer.measures.metrics import ceafm
+    >>> c = contingency_of([{"a", "b", "c"}, {"d", "e", "f", "g"}],
+    ...                    [{"a", "b"}, {"c", "d"}, {"f", "g", "h", "i"}])
+    >>> ceafm(c)
+    Counts(recall_num=4.0, recall_den=7.0, precision_num=4.0, precision_den=8.0)
+    """
     cells = c.ceaf_cells
-    similarity = _alignment_total(cells, cells.counts.astype(np.float64),
-                                    (len(c.key_sizes), len(c.response_sizes)))
+    similarity = alignment_total(cells, cells.counts.astype(np.float64),
+                                   (len(c.key_sizes), len(c.response_sizes)))
     return Counts(similarity, float(c.key_sizes.sum()), similarity, float(c.response_sizes.sum()))
 
 
 def blanc_coreference(c: Contingency) -> Counts:
+    """BLANC's coreference part (:func:`blanc`): mention pairs in one entity."""
     common = float(_cell_pairs(c.recall_cells).sum())
     return Counts(common, float(_pairs(c.key_sizes.astype(np.float64)).sum()),
                   common, float(_pairs(c.response_sizes.astype(np.float64)).sum()))
 
 
 def blanc_non_coreference(c: Contingency) -> Counts:
+    """BLANC's non-coreference part (:func:`blanc`): aligned mention pairs in
+    different entities on both sides."""
     cells = c.recall_cells
     n = cells.counts.astype(np.float64)
     total = n.sum()
@@ -148,183 +353,49 @@ def blanc_non_coreference(c: Contingency) -> Counts:
 
 
 def blanc(c: Contingency) -> BlancCounts:
-    return BlancCounts(blanc_coreference(c), blanc_non_coreference(c))
+    """BLANC: coreference links and non-coreference links, each scored apart.
 
+    A pair of one side's mentions is a coreference link when both stand in
+    one entity, a non-coreference link otherwise. The score averages the two
+    parts' recall, precision and F1, leaving out a part without links on
+    either side (both sides' links count, after Luo et al. 2014).
 
-# --- mention-level metrics over the aligned mentions ---
+    Parameters
+    ----------
+    c : Contingency
+        One document's key x response contingency.
 
-def _shared_words(key, response) -> float:
-    """Words shared by a maximum-overlap one-to-one pairing of two lists of
-    mentions."""
-    by_word = defaultdict(list)
-    for j, m in enumerate(response):
-        for w in m.words:
-            by_word[w].append(j)
-    overlap: dict = defaultdict(int)
-    for i, m in enumerate(key):
-        for w in m.words:
-            for j in by_word.get(w, ()):
-                overlap[i, j] += 1
-    if not overlap:
-        return 0.0
-    pairs = np.array(list(overlap.keys()), dtype=np.int64)
-    cells = Cells(pairs[:, 0], pairs[:, 1], np.fromiter(overlap.values(), dtype=np.int64))
-    return _alignment_total(cells, cells.counts.astype(np.float64), (len(key), len(response)))
+    Returns
+    -------
+    BlancCounts
+        The two parts' :class:`Counts`, which add across documents.
 
+    Notes
+    -----
+    With ``C(x) = x (x - 1) / 2``, row sums ``r_i``, column sums ``s_j`` and
+    ``N = sum_ij n[i, j]``:
 
-def _by_sentences(key, response) -> list[tuple[list, list]]:
-    """The mentions of both sides grouped so that no two groups share a
-    sentence: by sentence, sentences joined where a mention spans several."""
-    mentions = [(side, m, sentence_of(m.words[0])) for side, ms in ((0, key), (1, response)) for m in ms]
-    parent: dict = {}
+        R_c = sum_ij C(n[i, j]) / sum_i C(a_i)
+        P_c = sum_ij C(n[i, j]) / sum_j C(b_j)
+        common_n = (N**2 - sum_i r_i**2 - sum_j s_j**2 + sum_ij n[i, j]**2) / 2
+        R_n = common_n / (C(sum_i a_i) - sum_i C(a_i)), P_n alike with b
 
-    def find(s):
-        while s in parent:
-            s = parent[s]
-        return s
+    References
+    ----------
+    Recasens, M. and Hovy, E. (2011). BLANC: Implementing the Rand index for
+    coreference evaluation. Natural Language Engineering 17(4), 485-510.
+    Luo, X., Pradhan, S., Recasens, M. and Hovy, E. (2014). An extension of
+    BLANC to system mentions. In Proceedings of ACL 2014, 24-29.
 
-    for _, m, first in mentions:
-        if sentence_of(m.words[-1]) != first:
-            for w in m.words[1:]:
-                a, b = find(first), find(sentence_of(w))
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-    groups: dict = {}
-    for side, m, first in mentions:
-        groups.setdefault(find(first) if parent else first, ([], []))[side].append(m)
-    return list(groups.values())
-
-
-def mention_overlap(p: Partition, memo: dict | None = None) -> Counts:
-    """MOR: words shared by a maximum-overlap one-to-one pairing of all key and
-    response mentions, made independently of the matching mode. Mentions
-    share words only within a sentence, so with a ``memo`` (the words of a
-    sentence's key and response mentions -> words shared there), kept by a
-    caller scoring many responses against one key, the pairing is made
-    sentence by sentence and a sentence seen before is not paired again
-    (whole numbers of words: the sums are exact)."""
-    key = [m for entity in p.key.entities for m in entity if m.words]
-    response = [m for entity in p.response.entities for m in entity if m.words]
-    key_words = float(sum(len(m.words) for m in key))
-    response_words = float(sum(len(m.words) for m in response))
-    if memo is None:
-        # One pairing of the whole document: the same total, in one solve.
-        shared = _shared_words(key, response)
-        return Counts(shared, key_words, shared, response_words)
-    shared = 0.0
-    for keys, responses in _by_sentences(key, response):
-        if not keys or not responses:
-            continue
-        # Sorted, a response's sentence is found again whatever the order of
-        # its entities; the key's comes in one order for one key.
-        signature = (tuple(m.words for m in keys), tuple(sorted(m.words for m in responses)))
-        value = memo.get(signature)
-        if value is None:
-            value = memo[signature] = _shared_words(keys, responses)
-        shared += value
-    return Counts(shared, key_words, shared, response_words)
-
-
-def zero_anaphors(p: Partition) -> Counts:
-    """The anaphor-decomposable score restricted to zeros.
-
-    Every key zero that is not the first mention of its entity is an anaphor:
-    correct when its response counterpart is linked to a response entity that
-    holds the counterpart of an earlier mention of the key entity; a missing
-    counterpart (or one that opens its response entity) is missed; otherwise
-    a wrong link, counted in both denominators. Response zeros that open no
-    entity and answer no key anaphor are false positives.
+    Examples
+    --------
+    >>> from corefud_scorer.measures.further import contingency_of
+    >>> from corefud_scorer.measures.metrics import blanc
+    >>> c = contingency_of([{"a", "b", "c"}, {"d", "e", "f", "g"}],
+    ...                    [{"a", "b"}, {"c", "d"}, {"f", "g", "h", "i"}])
+    >>> blanc(c).coreference
+    Counts(recall_num=2.0, recall_den=9.0, precision_num=2.0, precision_den=8.0)
+    >>> blanc(c).non_coreference
+    Counts(recall_num=8.0, recall_den=12.0, precision_num=8.0, precision_den=20.0)
     """
-    identity = p.identity
-    response_entity_of = p.response.entity_of
-    lookup = p.alignment.merged
-    key_sorted = [sorted(entity, key=lambda m: m.sort_key()) for entity in p.key.entities]
-    response_sorted = [sorted(entity, key=lambda m: m.sort_key()) for entity in p.response.entities]
-    firsts = {identity(entity[0]) for entity in response_sorted}
-    tp = fp = fn = wrong = 0
-    covered = set()
-    for entity in key_sorted:
-        antecedent_entities = set()
-        for position, mention in enumerate(entity):
-            ident = identity(mention)
-            if ident in response_entity_of:
-                partner = ident
-            else:
-                partner = lookup.get(ident)
-            partner_entity = response_entity_of.get(partner) if partner is not None else None
-            if position and mention.is_zero:
-                if partner is None or partner in firsts:
-                    fn += 1
-                elif partner_entity not in antecedent_entities:
-                    wrong += 1
-                else:
-                    tp += 1
-                if partner is not None:
-                    covered.add(partner)
-            if partner_entity is not None:
-                antecedent_entities.add(partner_entity)
-    for entity in response_sorted:
-        for mention in entity:
-            ident = identity(mention)
-            if mention.is_zero and ident not in firsts and ident not in covered:
-                fp += 1
-    return Counts(float(tp), float(tp + fn + wrong), float(tp), float(tp + fp + wrong))
-
-
-def mention_identification(p: Partition) -> Counts:
-    """Mentions found: distinct key mentions whose counterpart is a response
-    mention, and the reverse, under the chosen matching."""
-    lookup = p.alignment.merged
-
-    def side(entities, other_side):
-        mapped = {lookup.get(p.identity(m), p.identity(m)) for entity in entities for m in entity}
-        return float(sum(1 for ident in mapped if ident in other_side)), float(len(mapped))
-
-    rn, rd = side(p.key.entities, p.response.entity_of)
-    pn, pd = side(p.response.entities, p.key.entity_of)
-    return Counts(rn, rd, pn, pd)
-
-
-# --- non-referring markables and bridging, as the UA scorer scores them ---
-# A markable is found when the other side has one with the same words.
-
-def non_referring(p: Partition) -> Counts:
-    """Non-referring markables identified: key ones the response has too,
-    and response ones the key has."""
-    key = [n.mention.words for n in p.key.document.non_referring]
-    response = [n.mention.words for n in p.response.document.non_referring]
-    response_set, key_set = set(response), set(key)
-    found = sum(1 for words in key if words in response_set)
-    invented = sum(1 for words in response if words not in key_set)
-    return Counts(float(found), float(len(key)), float(found), float(found + invented))
-
-
-def _bridging_links(doc) -> dict:
-    # One link per anaphor; a later link of the same anaphor replaces it.
-    return {link.anaphor.words: (link.antecedent.words if link.antecedent is not None else None)
-            for link in doc.bridging}
-
-
-def bridging(p: Partition) -> BridgingCounts:
-    """Bridging anaphors recognised (same words as a key anaphor), and full
-    bridging: the antecedent markable the key's too, or (entity level) a
-    mention of the same key entity. A recognised anaphor with a wrong
-    antecedent counts against recall and precision."""
-    key, response = _bridging_links(p.key.document), _bridging_links(p.response.document)
-    entity_of = {}
-    for index, entity in enumerate(p.key.entities):
-        for mention in entity:
-            entity_of[mention.words] = index
-
-    def same_entity(a, b):
-        return a in entity_of and b in entity_of and entity_of[a] == entity_of[b]
-
-    recognised = [anaphor for anaphor in key if anaphor in response]
-    markable = sum(1 for a in recognised if key[a] == response[a])
-    entity = sum(1 for a in recognised if key[a] == response[a] or same_entity(key[a], response[a]))
-    invented = sum(1 for a in response if a not in key)
-
-    def counts(tp):
-        return Counts(float(tp), float(len(key)), float(tp), float(invented + len(recognised)))
-
-    return BridgingCounts(counts(len(recognised)), counts(markable), counts(entity))
+    return BlancCounts(blanc_coreference(c), blanc_non_coreference(c))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import empty_nodes, further, metrics
+from . import empty_nodes, further, mentions, metrics
 from .figures import PLAIN, blanc, bridging, columns, prf, row, undefined_when_empty
 from .statistics import BlancCounts, BridgingCounts, Counts
 from .scores import CONLL_PARTS, CONLL_SCORE, MetricScore, from_counts  # noqa: F401  (re-exported)
@@ -117,11 +117,11 @@ MEASURES = _entries(
     Measure("blanc", CONTINGENCY, metrics.blanc, BlancCounts, blanc, split_antecedents=WEIGHTED),
     Measure("lea", CONTINGENCY, metrics.lea, split_antecedents=WEIGHTED),
     # MOR overlaps words, and a split antecedent has none.
-    Measure("mor", MENTIONS, metrics.mention_overlap, split_antecedents=UNSCORED,
+    Measure("mor", MENTIONS, mentions.mention_overlap, split_antecedents=UNSCORED,
             no_value="split antecedents have no words to overlap"),
-    Measure("zero", MENTIONS, metrics.zero_anaphors, figures=undefined_when_empty,
+    Measure("zero", MENTIONS, mentions.zero_anaphors, figures=undefined_when_empty,
             no_value="no zero anaphor in the key or the response"),
-    Measure("mention", MENTIONS, metrics.mention_identification),
+    Measure("mention", MENTIONS, mentions.mention_identification),
     Measure("bcub-entity", CONTINGENCY, further.b_cubed_entity, further=True),
     Measure("pairwise", CONTINGENCY, further.pairwise, further=True),
     Measure("bcub-sys", CONTINGENCY, further.b_cubed_sys, further=True),
@@ -134,8 +134,8 @@ MEASURES = _entries(
     Measure("entropy", ONE_MENTION_SET, further.entropy, further.EntropyCounts, entropy_figures,
             further=True, extra=_variation_of_information),
     Measure("core-de", ONE_MENTION_SET, further.core_de, further=True),
-    Measure("non-referring", LAYERS, metrics.non_referring),
-    Measure("bridging", LAYERS, metrics.bridging, BridgingCounts, bridging),
+    Measure("non-referring", LAYERS, mentions.non_referring),
+    Measure("bridging", LAYERS, mentions.bridging, BridgingCounts, bridging),
     Measure("empty-nodes", LAYERS, empty_nodes.empty_nodes, empty_nodes.EmptyNodeCounts, empty_nodes_figures,
             no_value="no empty node in the key or the response"),
 )

@@ -281,7 +281,7 @@ def lea(c: Chains) -> Counts:
 
 def mention_overlap(c: Chains, mention_of: dict) -> Counts:
     """MOR over the chains' mentions (``mention_of``: span -> model mention)."""
-    from ..measures.metrics import mention_overlap as _mention_overlap
+    from ..measures.mentions import mention_overlap as _mention_overlap
     def side(chains):
         return SimpleNamespace(entities=[[mention_of[c.spans[m]] for m in chain] for chain in chains])
     return _mention_overlap(SimpleNamespace(key=side(c.key), response=side(c.response)))

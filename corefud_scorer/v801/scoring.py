@@ -7,7 +7,7 @@ handling of repeated spans). A document where no span repeats is then
 scored through its contingency, as every format is; one where a span
 repeats by v8.01's own metrics on its chains. Singletons are dropped unless
 ``keep_singletons`` (the reference scorer always keeps them: ``-s``). BLANC
-is combined by scorer 1.2's rule (:func:`registry.blanc_score`).
+is combined by scorer 1.2's rule (:func:`..measures.figures.blanc`).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def chains_counts(prepared: Prepared, metrics, sync: str | None = None) -> dict:
     """Each metric's statistics. Where a span repeats, v8.01's own reading
     (:mod:`.chains`) for the metrics it computes; everywhere else, and
     under a synchronisation, the chains' contingency through the path
-    every format shares (:func:`core.contingency_counts`)."""
+    every format shares (:func:`..measures.document.contingency_counts`)."""
 
     names = list(dict.fromkeys(metrics))
     own = chain_metrics.REPEATED_SPAN_METRICS if prepared.chains.repeated and sync is None else {}

@@ -54,7 +54,7 @@ class _Gunzipped:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *_exc):
         self.close()
 
 

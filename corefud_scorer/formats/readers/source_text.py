@@ -9,7 +9,7 @@ document) and with MISC's coreference attributes taken out; for
 CoNLL-2012 files each word's columns between its form and the coreference
 (part of speech, parse bit, ...); for jsonlines files the forms. Each row
 carries its model position as the source's reader numbers words and empty
-nodes (:mod:`..model`: an empty node ``k.m`` of a CorefUD file at ``k.m``,
+nodes (:mod:`...model`: an empty node ``k.m`` of a CorefUD file at ``k.m``,
 the m-th after word k of a UA file at ``k`` and m thousandths)."""
 
 from __future__ import annotations

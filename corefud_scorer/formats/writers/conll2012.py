@@ -4,7 +4,7 @@ word's number, its form, the columns a CoNLL-2012 source has between the
 form and the coreference, else its part-of-speech tag and ``-`` for the
 parse and the rest; the last column the coreference brackets), a blank line
 after each sentence. The brackets are the reader's
-(:func:`readers.conll2012.coreference_column`), so that a file read back
+(:func:`..readers.conll2012.coreference_column`), so that a file read back
 gives the same mentions in the same order."""
 
 from __future__ import annotations
