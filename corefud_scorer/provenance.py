@@ -29,7 +29,7 @@ def file_digest(path: str) -> str:
 def package_version(name: str) -> str | None:
     """An installed package's version: off the name of the metadata folder
     pip installs beside it (``NAME-VERSION.dist-info``), else from its
-    package metadata (importing :mod:`importlib.metadata` costs a command
+    package metadata (importing ``importlib.metadata`` costs a command
     more than a small file's scoring)."""
     from importlib.util import find_spec
 

@@ -23,7 +23,8 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from math import comb, fsum, log2
 
-from .metrics import Counts, b_cubed, blanc_coreference, ceafm, f1, ordered_sum
+from .metrics import Counts, b_cubed, blanc_coreference, ceafm, f1
+from .statistics import ordered_sum
 from ..alignment.contingency import Cells, Contingency
 from ..lazy import lazy
 

@@ -17,19 +17,11 @@ response entity sizes, ``C(x) = x(x-1)/2``. The examples are Pradhan et al.
 from __future__ import annotations
 
 from ..alignment import assignment
-from .statistics import BlancCounts, BridgingCounts, Counts, f1, ratio  # noqa: F401  (re-exported)
+from .statistics import BlancCounts, BridgingCounts, Counts, f1, ordered_sum, ratio  # noqa: F401  (re-exported)
 from ..alignment.contingency import Cells, Contingency
 from ..lazy import lazy
 
 np = lazy("numpy")
-
-
-def ordered_sum(values) -> float:
-    """Left-to-right float addition, as 1.2's accumulating loops add (numpy's
-    pairwise summation and the compensated ``sum`` of Python 3.12+ can differ
-    from it in the last bit, which can move a rounded percentage)."""
-    array = np.asarray(values, dtype=np.float64)
-    return float(np.cumsum(array)[-1]) if len(array) else 0.0
 
 
 def _pairs(x):

@@ -71,3 +71,13 @@ def ratio(num: float, den: float) -> float:
 
 def f1(precision: float, recall: float) -> float:
     return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+
+
+def ordered_sum(values) -> float:
+    """Left-to-right float addition, as 1.2's accumulating loops add (numpy's
+    pairwise summation and the compensated ``sum`` of Python 3.12+ can differ
+    from it in the last bit, which can move a rounded percentage)."""
+    import numpy as np  # where arrays are made: the callers' values are arrays
+
+    array = np.asarray(values, dtype=np.float64)
+    return float(np.cumsum(array)[-1]) if len(array) else 0.0

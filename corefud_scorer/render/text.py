@@ -35,7 +35,7 @@ from ..measures.totals import conll_score
 if TYPE_CHECKING:
     from ..jobs.bench import Benchmark
     from ..results import DocumentResult, MetricScore, Options, Result
-from ..measures.metrics import ordered_sum
+from ..measures.figures import mean_f1
 
 SCHEMA_VERSION = 1
 
@@ -169,7 +169,7 @@ def text_conll(result: Result, options: Options) -> float | None:
     lines = [name for name in options.requested if name in CONLL_PARTS]
     if len(lines) != len(CONLL_PARTS):
         return None
-    return ordered_sum([result.metrics[name].f1 for name in lines]) / len(CONLL_PARTS)
+    return mean_f1([result.metrics[name].f1 for name in lines])
 
 
 def render_text(result: Result, options: Options, decimals: int = 2) -> str:

@@ -189,7 +189,7 @@ def blanc(c: Chains) -> BlancCounts:
 def blanc_figures(coref: Counts, noncoref: Counts) -> tuple[float, float, float]:
     """v8.01's BLANC recall, precision and F1 from summed links: a part is
     left out when the key has no link of its kind (its rule; the scores of
-    ``corefud-scorer`` use 1.2's, :func:`registry.blanc_score`)."""
+    ``corefud-scorer`` use 1.2's, :func:`~corefud_scorer.measures.figures.blanc`)."""
     ra = coref.recall_num / coref.recall_den if coref.recall_den else -1
     rr = noncoref.recall_num / noncoref.recall_den if noncoref.recall_den else -1
     pa = coref.precision_num / coref.precision_den if coref.precision_den else 0
