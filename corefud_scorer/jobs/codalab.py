@@ -220,7 +220,7 @@ def evaluate(input_dir: str, options: Options, shared_task: str | None = None,
             for d in datasets:
                 if d.status != SCORED:
                     d.zero, d.extra_scores = _when_unscored(d, settings[primary_column(options)], reports_zero(options),
-                                                       tuple(extra))
+                                                            tuple(extra), budget)
     problems += [d.problem for d in datasets if d.problem]
     evaluation = _average(datasets, primary_column(options), reports_zero(options), problems, unmatched,
                           shared_task)
@@ -278,18 +278,25 @@ def validation_problems(key: str, response: str) -> list[dict]:
              "kind": p.kind, "message": _by_name(p.message, key, response), "hint": p.hint} for p in found]
 
 
-def _when_unscored(dataset: DatasetScore, options: Options, with_zero: bool,
-                   extra: tuple[str, ...]) -> tuple[float | None, dict[str, float | None]]:
+def _when_unscored(dataset: DatasetScore, options: Options, with_zero: bool, extra: tuple[str, ...],
+                   budget: Budget) -> tuple[float | None, dict[str, float | None]]:
     """The zero score and the extra measures of a dataset not scored: 0
     where the key has what they count (as for a response without it),
-    undefined where it has none (the key scored against itself says which)."""
+    undefined where it has none (the key scored against itself, under the
+    budget, says which)."""
     try:
-        (bench,), = benchmark_settings([[Dataset(dataset.dataset, dataset.key, dataset.key)]], [options])
-    except Exception:  # noqa: BLE001 - a gold file that cannot be read counts no score
+        defined = run(_defined_in_key, dataset, options, extra, budget=budget)
+    except Exception:  # noqa: BLE001 - a gold file that cannot be read (or in time) counts no score
         return None, dict.fromkeys(extra)
+    zero = None if not with_zero or not defined[ZERO] else 0.0
+    return zero, {name: 0.0 if defined[name] else None for name in extra}
+
+
+def _defined_in_key(dataset: DatasetScore, options: Options, extra: tuple[str, ...]) -> dict[str, bool]:
+    """Which of the zero score and the extra measures the key scored against itself defines."""
+    (bench,), = benchmark_settings([[Dataset(dataset.dataset, dataset.key, dataset.key)]], [options])
     metrics = bench.results[0].metrics
-    zero = None if not with_zero or metrics[ZERO].f1 is None else 0.0
-    return zero, {name: None if metrics[name].f1 is None else 0.0 for name in extra}
+    return {name: name in metrics and metrics[name].f1 is not None for name in (ZERO, *extra)}
 
 
 def _defined_mean(values: list[float | None]) -> float | None:
@@ -314,7 +321,7 @@ def _average(datasets: list[DatasetScore], primary: str, with_zero: bool, proble
              extra_files: list[str], shared_task: str | None) -> Evaluation:
     """Each column's mean over the gold datasets, in order, a dataset not
     scored counting 0; the zero score's over the datasets where it is
-    defined (:func:`_zero_when_unscored` for those not scored)."""
+    defined (:func:`_when_unscored` for those not scored)."""
     scores = {c: sum(counted(d, c) for d in datasets) / len(datasets) for c in COLUMNS}
     zero = _defined_mean([d.zero for d in datasets]) if with_zero else None
     return Evaluation(primary, with_zero, datasets, scores, zero, problems, extra_files, shared_task=shared_task)

@@ -19,6 +19,7 @@ import shutil
 import signal
 import tempfile
 from dataclasses import dataclass
+from multiprocessing import forkserver
 
 MB = 2 ** 20
 # CPU seconds a process is granted past its time limit before the kernel
@@ -40,8 +41,16 @@ class Budget:
 
 
 class Overrun(Exception):
-    """The call went past its budget, or its process died: the message says
-    which, in a sentence that can follow a file's name."""
+    """The call went past its budget (``kind`` time or memory) or its
+    process died (``kind`` died): the message says which, as words that can
+    follow "scoring the file"."""
+
+    def __init__(self, message: str, kind: str):
+        super().__init__(message, kind)
+        self.kind = kind
+
+    def __str__(self) -> str:
+        return self.args[0]
 
 
 def _die_with_parent() -> None:
@@ -54,8 +63,22 @@ def _die_with_parent() -> None:
         pass
 
 
+def _release_forkserver() -> None:
+    """A process forked by multiprocessing's server of processes holds that
+    server's liveness pipe, to start processes of its own; this one starts
+    none, and holding the pipe would keep the server, its parent, alive
+    after the caller is gone (multiprocessing keeps the pipe in a private
+    attribute)."""
+    server = getattr(forkserver, "_forkserver", None)
+    fd = getattr(server, "_forkserver_alive_fd", None)
+    if fd is not None:
+        os.close(fd)
+        server._forkserver_alive_fd = None
+
+
 def _confine(budget: Budget) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent answers an interrupt
+    _release_forkserver()
     _die_with_parent()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     if budget.memory_mb:
@@ -139,20 +162,21 @@ class Confined:
             return value
         if kind == "raised":
             raise value
-        raise Overrun(self._overrun(kind, value))
+        raise self._overrun(kind, value)
 
-    def _overrun(self, kind: str, exitcode) -> str:
+    def _overrun(self, kind: str, exitcode) -> Overrun:
         if self.timed_out or exitcode == -signal.SIGXCPU:
-            return f"took longer than the limit of {self.budget.seconds:g} s"
+            return Overrun(f"took longer than the limit of {self.budget.seconds:g} s", "time")
         if kind == "memory":
-            return f"needed more memory than the limit of {self.budget.memory_mb:g} MB"
+            return Overrun(f"needed more memory than the limit of {self.budget.memory_mb:g} MB", "memory")
         if exitcode is not None and exitcode < 0:
             try:
                 name = signal.Signals(-exitcode).name
             except ValueError:
                 name = f"signal {-exitcode}"
-            return f"was stopped by {name}{' (out of memory?)' if exitcode == -signal.SIGKILL else ''}"
-        return f"ended without an answer (exit code {exitcode})"
+            return Overrun(f"was stopped by {name}{' (out of memory?)' if exitcode == -signal.SIGKILL else ''}",
+                           "died")
+        return Overrun(f"ended without an answer (exit code {exitcode})", "died")
 
 
 def run(call, *args, budget: Budget):

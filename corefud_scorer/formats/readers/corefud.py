@@ -147,6 +147,7 @@ class _SentenceBuilder:
         self.path = path
         self.most_mentions = most_mentions  # on one word (limits.py)
         self.open_mentions = 0  # opened and not yet closed, before the word being read
+        self.past_limit = False  # a word was in too many: the sentence's brackets are read no further
         self.words = words
         self.header = header
         self.problems = problems
@@ -251,13 +252,19 @@ class _SentenceBuilder:
         """``misc``, once the mentions on its word (open before it, or opened
         on it) are known to be within the limit; Udapi's reading takes time
         growing with their square. Beyond it, the problem, and without its
-        Entity= value when problems are collected."""
+        Entity= value (nor the rest of the sentence's) when problems are
+        collected."""
         value = next((item for item in misc.split("|") if item.startswith("Entity=")), None)
         if value is None:
             return misc
+        if self.past_limit:
+            return _without_entity(misc)
         opening = value.count("(")
         if self.open_mentions + opening > self.most_mentions:
             self.problems.error("limit", nesting_error(self.open_mentions + opening, (self.path, lineno)))
+            # Collected: the rest of the sentence's brackets go too (closing what was
+            # never opened, each would be mended on its own).
+            self.past_limit = True
             return _without_entity(misc)
         self.open_mentions = max(0, self.open_mentions + opening - value.count(")"))
         return misc

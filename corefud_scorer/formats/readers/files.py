@@ -75,23 +75,35 @@ class BoundedText:
         return chain.from_iterable(self._line_lists())
 
     def _line_lists(self):
-        rest = b""
+        pending: list[bytes] = []  # the line under way, in the chunks it came in
+        waiting = 0  # its length
         while True:
             data = self._chunk()
             if not data:
                 break
-            lines = (rest + data).split(b"\n") if rest else data.split(b"\n")
+            if b"\n" not in data:  # a long line: joined once it ends, never chunk by chunk
+                pending.append(data)
+                waiting += len(data)
+                if waiting > self._line_limit:
+                    raise self._too_long(self._newlines + 1)
+                continue
+            lines = data.split(b"\n")
+            if pending:
+                lines[0] = b"".join([*pending, lines[0]])
+                pending, waiting = [], 0
             rest = lines.pop()
-            if lines and max(map(len, lines)) > self._line_limit:
+            if max(map(len, lines)) > self._line_limit:
                 raise self._too_long(self._newlines + next(i for i, line in enumerate(lines, 1)
                                                            if len(line) > self._line_limit))
             self._newlines += len(lines)
             if len(rest) > self._line_limit:
                 raise self._too_long(self._newlines + 1)
+            if rest:
+                pending, waiting = [rest], len(rest)
             yield lines
-        self.ended_with_line_end = not rest  # an empty text too
-        if rest:
-            yield [rest]
+        self.ended_with_line_end = not pending  # an empty text too
+        if pending:
+            yield [b"".join(pending)]
 
     def read(self, size: int = -1) -> bytes:
         """All the bytes, each line checked; ``size`` bytes at most (unchecked:
