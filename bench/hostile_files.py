@@ -32,13 +32,17 @@ def gzip_bomb(path: str, megabytes: int, line: bytes | None = None, first: bytes
             handle.write(member)
 
 
-def zip_bomb(path: str, member: str, megabytes: int) -> None:
-    """A zip whose one member is ``megabytes`` MB of zero bytes."""
-    zeros = bytes(MB)
+def zip_bomb(path: str, members, megabytes: float, line: bytes | None = None) -> None:
+    """A zip whose members (a name or several) are ``megabytes`` MB each of
+    ``line`` repeated (zero bytes without a line end when None)."""
+    block = bytes(MB) if line is None else line * (MB // len(line))
+    whole, part = divmod(int(megabytes * MB), MB)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-        with archive.open(member, "w", force_zip64=True) as handle:
-            for _ in range(megabytes):
-                handle.write(zeros)
+        for member in [members] if isinstance(members, str) else members:
+            with archive.open(member, "w", force_zip64=True) as handle:
+                for _ in range(whole):
+                    handle.write(block)
+                handle.write(block[:part])
 
 
 def many_members(path: str, count: int) -> None:

@@ -8,7 +8,6 @@ service alike."""
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import random
@@ -20,17 +19,17 @@ import sys
 import tempfile
 import threading
 import time
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from conftest import FIXTURES, ROOT
-from webserver import free_port
+from webserver import serving
 
 sys.path.insert(0, str(ROOT / "bench"))
 import hostile_files as made  # noqa: E402
+from hostile import Sampler, post, process_tree, running  # noqa: E402
 
 from corefud_scorer.jobs.confined import Budget, Overrun, run  # noqa: E402
 from corefud_scorer.errors import ScorerError  # noqa: E402
@@ -96,7 +95,7 @@ def test_a_gzip_bomb_is_refused_while_it_unpacks(tmp_path, baseline):
     assert bomb.stat().st_size < 2 * made.MB
     run = child(bomb, bomb, env=LOW, timeout=30)
     message = _one_error(run)
-    assert re.fullmatch(rf"{re.escape(str(bomb))}:\d+: the gzip file unpacks to more than 16 MB, the limit on what "
+    assert re.fullmatch(rf"{re.escape(str(bomb))}:\d+: unpacks to more than 16 MB, the limit on what "
                         r"a compressed file may hold \(COREFUD_SCORER_MAX_UNPACKED_MB\)", message), message
     assert run.seconds < 15 and run.peak_mb < baseline + MARGIN_MB, (run.seconds, run.peak_mb, baseline)
 
@@ -200,11 +199,11 @@ def test_codalab_names_a_zip_bomb_and_writes_its_outputs(tmp_path, baseline):
     run = child("codalab", input_dir, tmp_path / "out", env=LOW, timeout=30)
     assert run.code == 0, run.err
     txt, data = _outputs(tmp_path / "out")
-    archive = input_dir / "res" / "submission.zip"
-    assert data["problems"][0] == (f"{archive}: the archive unpacks to more than 16 MB, the limit "
-                                   "(COREFUD_SCORER_MAX_UNPACKED_MB)")
+    # 64 MB of zero bytes: refused at the line limit while it is unpacked, never written whole
+    member = input_dir / "res" / "submission.zip" / "gum.conllu"
+    assert data["problems"][0] == f"{member}:1: a line longer than 4 MB, the limit on a line (COREFUD_SCORER_MAX_LINE_MB)"
     assert txt["gum_head"] == 0.0 and data["datasets"][0]["status"] == "missing"
-    assert "the archive unpacks to more than 16 MB" in (tmp_path / "out" / "detailed_results.html").read_text()
+    assert "gum.conllu:1: a line longer than 4 MB" in (tmp_path / "out" / "detailed_results.html").read_text()
     assert run.seconds < 15 and run.peak_mb < baseline + MARGIN_MB, (run.seconds, run.peak_mb, baseline)
 
 
@@ -257,6 +256,25 @@ def test_too_many_members_and_members_that_climb_out_are_refused(tmp_path, monke
         assert not Path("/tmp/corefud-scorer-absolute.conllu").exists()
 
 
+def test_what_a_zip_unpacks_to_is_counted_as_it_comes(tmp_path, monkeypatch):
+    from corefud_scorer.codalab import unpack
+
+    monkeypatch.setenv("COREFUD_SCORER_MAX_UNPACKED_MB", "1")
+    archive = tmp_path / "lines.zip"
+    made.zip_bomb(str(archive), "big.conllu", 8, made.CONLL_TOKEN)  # a member past the limit
+    with pytest.raises(ScorerError) as refused:
+        unpack(str(archive), str(tmp_path / "one"))
+    assert refused.value.where[0][0] == str(archive / "big.conllu")
+    assert refused.value.message.startswith("unpacks to more than 1 MB, the limit on what a compressed file may hold")
+    made.zip_bomb(str(archive), ["a.conllu", "b.conllu"], 0.75, made.CONLL_TOKEN)  # each within, not both
+    with pytest.raises(ScorerError, match=r"lines.zip: the archive unpacks to more than 1 MB, the limit "
+                                          r"\(COREFUD_SCORER_MAX_UNPACKED_MB\)"):
+        unpack(str(archive), str(tmp_path / "two"))
+    made.zip_bomb(str(archive), ["a.conllu", "notes.txt"], 0.75, made.CONLL_TOKEN)  # what no reader reads stays
+    unpack(str(archive), str(tmp_path / "three"))
+    assert [p.name for p in (tmp_path / "three").iterdir()] == ["a.conllu"]
+
+
 def test_a_confined_call_gives_its_value_its_error_or_what_it_overran():
     assert run(pow, 2, 10, budget=Budget(10, 1024)) == 1024
     with pytest.raises(ScorerError, match="f.conllu:3: bad"):
@@ -274,88 +292,25 @@ def _raises():
     raise ScorerError("bad", ("f.conllu", 3))
 
 
-def _post(port: int, key: Path, response: Path, timeout: float = 60) -> tuple[int, dict, dict]:
-    boundary = "hostile"
-    body = b""
-    for field, path in (("key", key), ("responses", response)):
-        body += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{path.name}\"\r\n"
-                 "\r\n").encode() + path.read_bytes() + b"\r\n"
-    body += f"--{boundary}--\r\n".encode()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    connection.request("POST", "/api/score", body, {"Content-Type": f"multipart/form-data; boundary={boundary}"})
-    answer = connection.getresponse()
-    return answer.status, dict(answer.getheaders()), json.loads(answer.read() or b"{}")
-
-
-def _tree(pid: int) -> list[int]:
-    """A process and its descendants."""
-    found = [pid]
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            children = (task / "children").read_text().split()
-        except OSError:
-            continue
-        for child_pid in children:
-            found += _tree(int(child_pid))
-    return found
-
-
-def _resident_mb(pids) -> float:
-    """The memory of processes, pages they share divided among them (Pss)."""
-    total = 0
-    for pid in pids:
-        try:
-            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
-        except OSError:
-            continue
-        found = re.search(r"^Pss:\s+(\d+) kB", rollup, re.M)
-        total += int(found.group(1)) if found else 0
-    return total / 1024
-
-
-class _Peak(threading.Thread):
-    """The largest resident memory a process tree reaches while it runs."""
-
-    def __init__(self, pid: int):
-        super().__init__(daemon=True)
-        self.pid, self.peak, self.running = pid, 0.0, True
-
-    def run(self):
-        while self.running:
-            self.peak = max(self.peak, _resident_mb(_tree(self.pid)))
-            time.sleep(0.02)
+def _answer(port: int, key: Path, response: Path, timeout: float = 60) -> tuple[int, dict, dict]:
+    status, headers, text = post(port, key, response, timeout)
+    return status, headers, json.loads(text or "{}")
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_the_service_bounds_each_request_and_leaves_nothing_when_stopped(tmp_path):
     pytest.importorskip("fastapi")
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "corefud_scorer", "serve", "--port", str(port), "--workers", "1",
-                               "--queue", "0", "--max-seconds", "1"], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, env={**os.environ, **LOW, "TMPDIR": str(tmp_path)}, cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-                connection.request("GET", "/api/health")
-                if connection.getresponse().status == 200:
-                    break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.1)
-        key, slow, bomb = tmp_path / "key.conllu", tmp_path / "slow.conllu", tmp_path / "bomb.conllu.gz"
-        made.small_key(str(key))
-        made.nested(str(slow), 50, words=4000)
-        made.gzip_bomb(str(bomb), 256)
+    key, slow, bomb = tmp_path / "key.conllu", tmp_path / "slow.conllu", tmp_path / "bomb.conllu.gz"
+    made.small_key(str(key))
+    made.nested(str(slow), 50, words=4000)
+    made.gzip_bomb(str(bomb), 256)
+    with serving(tmp_path, "--workers", "1", "--queue", "0", "--max-seconds", "1", env=LOW) as (server, port):
         peaks = []
         for response, status in ((key, 200), (bomb, 400)):
-            peak = _Peak(server.pid)
-            peak.start()
-            answer = _post(port, key, response)
-            peak.running = False
-            peak.join()
-            peaks.append(peak.peak)
+            sampler = Sampler(server.pid)
+            sampler.start()
+            answer = _answer(port, key, response)
+            peaks.append(sampler.stop())
             assert answer[0] == status, answer
         # a 256 MB bomb: refused at the line limit, for hardly more memory than a small pair takes
         assert answer[2]["error"] == "bomb.conllu.gz:1: a line longer than 4 MB, the limit on a line " \
@@ -363,36 +318,24 @@ def test_the_service_bounds_each_request_and_leaves_nothing_when_stopped(tmp_pat
         assert peaks[1] < peaks[0] + MARGIN_MB, peaks
         # one request takes the one worker; another finds no place, and is told when to come back
         late = {}
-        first = threading.Thread(target=lambda: late.setdefault("first", _post(port, slow, slow)))
+        first = threading.Thread(target=lambda: late.setdefault("first", _answer(port, slow, slow)))
         started = time.monotonic()
         first.start()
         time.sleep(0.4)
-        status, headers, answer = _post(port, key, key, timeout=10)
+        status, headers, answer = _answer(port, key, key, timeout=10)
         assert status == 503 and int(headers["retry-after"]) >= 1 and "busy" in answer["error"]
         first.join()
         status, _, answer = late["first"]
         assert status == 413 and answer["error"].startswith("scoring the files took longer than the limit of 1 s")
         assert time.monotonic() - started < 6
         # stopped while scoring: no process outlives the server
-        again = threading.Thread(target=lambda: late.setdefault("again", _post(port, slow, slow)), daemon=True)
-        again.start()
+        threading.Thread(target=lambda: late.setdefault("again", _answer(port, slow, slow)), daemon=True).start()
         time.sleep(0.5)
-        tree = _tree(server.pid)
+        tree = process_tree(server.pid)
         assert len(tree) >= 2
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=15)
         deadline = time.monotonic() + 5
-        while any(Path(f"/proc/{pid}").exists() and _state(pid) != "Z" for pid in tree[1:]):
+        while any(running(pid) for pid in tree[1:]):
             assert time.monotonic() < deadline, f"left running: {tree[1:]}"
             time.sleep(0.1)
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
-
-
-def _state(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return "Z"

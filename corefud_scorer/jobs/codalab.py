@@ -31,6 +31,7 @@ from .confined import Budget, Overrun, run
 from ..errors import ScorerError
 from .leaderboard import COLUMNS, ZERO, column_settings, extra_measures, primary_column, reports_zero
 from ..formats.readers import detect_format, stem
+from ..formats.readers.files import BoundedText
 from ..formats.readers.limits import MB, limits, variable
 from ..results import Options
 
@@ -40,8 +41,6 @@ SCORED, MISSING, MALFORMED, FAILED = "scored", "missing", "malformed", "error"
 # What scoring one dataset may take by default: a CorefUD test file takes
 # seconds to a few minutes and well under a GB.
 DATASET_BUDGET = Budget(seconds=600, memory_mb=4096)
-# Bytes unpacked at a time.
-CHUNK = 1 << 20
 
 
 @dataclass
@@ -109,8 +108,9 @@ def _archive(folder: str) -> str | None:
 
 def unpack(archive: str, into: str) -> None:
     """Extract the files of a submitted zip that the readers read, within
-    the reading limits (its members, what they unpack to, counted as they
-    are unpacked), refusing members that would land outside ``into``."""
+    the reading limits (its members, what they unpack to and their lines,
+    checked as they are unpacked: a member is named as the archive's path
+    and its own), refusing members that would land outside ``into``."""
     bounds = limits()
     try:
         with zipfile.ZipFile(archive) as handle:
@@ -130,7 +130,7 @@ def unpack(archive: str, into: str) -> None:
             for member, target in targets:
                 os.makedirs(os.path.dirname(target), exist_ok=True)
                 with handle.open(member) as source, open(target, "wb") as sink:
-                    while data := source.read(CHUNK):
+                    for data in BoundedText(source, os.path.join(archive, member.filename), True).chunks():
                         unpacked += len(data)
                         if unpacked > bounds.unpacked_bytes:
                             raise ScorerError(f"the archive unpacks to more than {bounds.unpacked_bytes / MB:g} MB, "

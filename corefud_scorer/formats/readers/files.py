@@ -39,9 +39,9 @@ def _megabytes(size: int) -> str:
 
 
 class BoundedText:
-    """A file's bytes (a gzip file's text) in chunks, line by line or whole,
-    refused in one line naming the file and the line where a line grows past
-    the limit or a gzip file's text past its own. Damaged or cut compressed
+    """A file's bytes (a compressed file's text) in chunks, line by line or
+    whole, refused in one line naming the file and the line where a line
+    grows past the limit or a compressed file's text past its own. Damaged or cut compressed
     data is an ``OSError`` saying so, as any failure to read."""
 
     def __init__(self, raw, path: str, compressed: bool):
@@ -61,9 +61,8 @@ class BoundedText:
             raise OSError(f"damaged gzip data ({err})") from None
         self._read += len(data)
         if self._unpacked_limit is not None and self._read > self._unpacked_limit:
-            raise ScorerError(f"the gzip file unpacks to more than {_megabytes(self._unpacked_limit)}, the limit "
-                              f"on what a compressed file may hold ({variable('unpacked_bytes')})",
-                              (self._path, self._newlines + 1))
+            raise ScorerError(f"unpacks to more than {_megabytes(self._unpacked_limit)}, the limit on what a "
+                              f"compressed file may hold ({variable('unpacked_bytes')})", (self._path, self._newlines + 1))
         return data
 
     def _too_long(self, line: int) -> ScorerError:
@@ -110,14 +109,19 @@ class BoundedText:
         the start of a file, for telling its format)."""
         if size >= 0:
             return self._chunk(size)
-        chunks, since = [], 0  # bytes since the last line end
+        return b"".join(self.chunks())
+
+    def chunks(self):
+        """The bytes a chunk at a time, each line checked as it comes (what
+        unpacking a zip writes)."""
+        since = 0  # bytes since the last line end
         while True:
             data = self._chunk()
             if not data:
-                return b"".join(chunks)
+                return
             since = self._after_lines(data, since)
             self._newlines += data.count(b"\n")
-            chunks.append(data)
+            yield data
 
     def _after_lines(self, data: bytes, since: int) -> int:
         """The bytes of ``data`` after its last line end (``since`` more
