@@ -257,7 +257,7 @@ def test_too_many_members_and_members_that_climb_out_are_refused(tmp_path, monke
 
 
 def test_what_a_zip_unpacks_to_is_counted_as_it_comes(tmp_path, monkeypatch):
-    from corefud_scorer.codalab import unpack
+    from corefud_scorer.jobs.codalab import unpack
 
     monkeypatch.setenv("COREFUD_SCORER_MAX_UNPACKED_MB", "1")
     archive = tmp_path / "lines.zip"

@@ -2,7 +2,7 @@
 the unzipped submission in ``INPUT/res/`` (its files at the top or in one
 folder; a ``.zip`` there is opened), scored dataset by dataset under the
 leaderboard's settings (:mod:`.leaderboard`). Files of every format the
-readers read count, named in any case, plain or gzip (:func:`.readers.stem`).
+readers read count, named in any case, plain or gzip (:func:`..formats.readers.stem`).
 
 A submission is scored as far as it can be: a dataset it lacks counts 0 in
 every macro-average and is named, a file that cannot be scored is named with
@@ -11,7 +11,7 @@ validation finds in it (:func:`.validation.validate`: file, line, what is
 wrong, what to do), and the other datasets are scored. Each dataset is
 scored in a process of its own under a time and a memory limit
 (:mod:`.confined`), and a zip is unpacked within the reading limits
-(:mod:`.readers.limits`), so that no submission keeps the program from
+(:mod:`..formats.readers.limits`), so that no submission keeps the program from
 writing its outputs. With nothing missing or wrong, every figure equals
 ``bench``'s; the extra measures asked (the empty-node evaluation) are
 scored under the primary setting. What the program itself lacks (no gold

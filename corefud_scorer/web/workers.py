@@ -1,5 +1,5 @@
 """Where the service scores requests: each in a process of its own
-(:mod:`corefud_scorer.confined`), forked from a server of processes that
+(:mod:`corefud_scorer.jobs.confined`), forked from a server of processes that
 imported the scorer once, within the request's time and memory limits. At
 most ``workers`` requests are scored at once and ``queue`` more wait; a
 request beyond them is refused at once (:class:`Busy`, an HTTP 503 with
@@ -90,7 +90,7 @@ class Workers:
 
     async def run(self, call, *args):
         """``call(*args)`` in a process of its own once a worker's place is
-        free: its value, its exception, or :class:`~corefud_scorer.confined.Overrun`.
+        free: its value, its exception, or :class:`~corefud_scorer.jobs.confined.Overrun`.
         Cancelled (the client left), the process is killed."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
