@@ -15,7 +15,7 @@ from ..errors import ScorerError
 from ..presets import PRESETS, describe
 from ..formats.readers.limits import statement
 from ..results import GROUPS, METRIC_NAMES
-from .flags import PROG
+from .flags import PROG, add_budget_flags, budget_of
 
 SCORES_TXT, SCORES_JSON, DETAILS = "scores.txt", "scores.json", "detailed_results.html"
 
@@ -34,12 +34,7 @@ def build_codalab_parser() -> argparse.ArgumentParser:
     parser.add_argument("-m", "--metrics", nargs="+", choices=[*GROUPS, *METRIC_NAMES], metavar="METRIC",
                         help="measures to score beside the leaderboard's columns, each a scores.txt line of its "
                         "F1 (e.g. -m empty-nodes); added to the year's metrics, as bench --leaderboard adds them")
-    parser.add_argument("--max-seconds", type=float, default=DATASET_BUDGET.seconds, metavar="S",
-                        help="what scoring one dataset may take, in seconds; past it the dataset is named and "
-                        "counts 0 (default: %(default)g)")
-    parser.add_argument("--max-memory-mb", type=float, default=DATASET_BUDGET.memory_mb, metavar="MB",
-                        help="the memory (address space) scoring one dataset may take; past it the dataset is "
-                        "named and counts 0 (default: %(default)g)")
+    add_budget_flags(parser, DATASET_BUDGET, "dataset", "the dataset is named and counts 0")
     parser.add_argument("--bundle", metavar="DIR",
                         help="write the scoring program folder to upload (metadata and README) into DIR")
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
@@ -60,16 +55,13 @@ def codalab_main(argv: list[str], stdout, stderr) -> int:
         return _bundle(args, stdout)
     if len(args.dirs) != 2:
         parser.error("give INPUT_DIR and OUTPUT_DIR (or --bundle DIR)")
-    for flag, value in (("--max-seconds", args.max_seconds), ("--max-memory-mb", args.max_memory_mb)):
-        if not value > 0:
-            parser.error(f"{flag} must be above 0")
     input_dir, output_dir = args.dirs
     try:
         os.makedirs(output_dir, exist_ok=True)
     except OSError as err:
         raise ScorerError(f"cannot create the output folder: {err.strerror}", (output_dir, None)) from None
     files, problems = _outputs(input_dir, args.shared_task, args.metrics,
-                               Budget(args.max_seconds, args.max_memory_mb))
+                               budget_of(args))
     _write(output_dir, files)
     if not args.quiet:
         for problem in problems:
@@ -152,7 +144,7 @@ def _bundle(args, stdout) -> int:
     except OSError as err:
         raise ScorerError(f"cannot create the folder: {err.strerror}", (args.bundle, None)) from None
     files = bundle_files(args.shared_task, line, reports_zero(options), extra, args.metrics,
-                         Budget(args.max_seconds, args.max_memory_mb))
+                         budget_of(args))
     _write(args.bundle, files)
     stdout.write("".join(f"{os.path.join(args.bundle, name)}\n" for name in files))
     return 0

@@ -8,9 +8,9 @@ import gc
 import socket
 import sys
 
-from ..jobs.confined import Budget
 from ..web.place import LOOPBACK, where
 from ..web.workers import QUEUE_PER_WORKER, REQUEST_BUDGET
+from .flags import add_budget_flags, budget_of
 from .usage import Parser
 
 # Seconds running requests get to finish once the server is told to stop.
@@ -34,12 +34,7 @@ def build_serve_parser() -> argparse.ArgumentParser:
     parser.add_argument("--queue", type=int, default=None,
                         help="requests that may wait for a worker; more get 503 with Retry-After "
                         f"(default: {QUEUE_PER_WORKER} per worker)")
-    parser.add_argument("--max-seconds", type=float, default=REQUEST_BUDGET.seconds, metavar="S",
-                        help="what scoring one request may take, in seconds; past it the request ends in "
-                        "413 and its process is killed (default: %(default)g)")
-    parser.add_argument("--max-memory-mb", type=float, default=REQUEST_BUDGET.memory_mb, metavar="MB",
-                        help="the memory (address space) scoring one request may take; past it the request "
-                        "ends in 413 (default: %(default)g)")
+    add_budget_flags(parser, REQUEST_BUDGET, "request", "the request ends in 413 and its process is killed")
     return parser
 
 
@@ -81,8 +76,7 @@ def serve_main(argv: list[str], stdout=None, stderr=None) -> int:
         parser.error(problem)
     if not 0 < args.port < 65536:
         parser.error(f"--port {args.port}: give a port from 1 to 65535")
-    for flag, value in (("--max-upload-mb", args.max_upload_mb), ("--max-seconds", args.max_seconds),
-                        ("--max-memory-mb", args.max_memory_mb), ("--workers", args.workers or 1)):
+    for flag, value in (("--max-upload-mb", args.max_upload_mb), ("--workers", args.workers or 1)):
         if not value > 0:
             parser.error(f"{flag} must be above 0")
     if args.queue is not None and args.queue < 0:
@@ -104,7 +98,7 @@ def serve_main(argv: list[str], stdout=None, stderr=None) -> int:
     # server runs for long, so it turns it back on.
     gc.enable()
     app = create_app(max_upload_mb=args.max_upload_mb, workers=args.workers, host=args.host, port=args.port,
-                     budget=Budget(args.max_seconds, args.max_memory_mb), queue=args.queue)
+                     budget=budget_of(args), queue=args.queue)
     place = where(args.host, args.port)
     shown = place["url"] if place["local_only"] else f"http://127.0.0.1:{args.port}/ (here) or http://THIS-MACHINE:{args.port}/"
     print(f"corefud-scorer {place['note']}\nopen {shown}  (API docs at /docs; Ctrl-C stops)",
