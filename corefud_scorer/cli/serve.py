@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import errno
 import gc
+import signal
 import socket
 import sys
 
@@ -103,6 +104,9 @@ def serve_main(argv: list[str], stdout=None, stderr=None) -> int:
     shown = place["url"] if place["local_only"] else f"http://127.0.0.1:{args.port}/ (here) or http://THIS-MACHINE:{args.port}/"
     print(f"corefud-scorer {place['note']}\nopen {shown}  (API docs at /docs; Ctrl-C stops)",
           file=stdout, flush=True)
+    # Once stopped, uvicorn raises again the SIGTERM it stopped for: it ends the
+    # command here, as a normal exit, which removes what multiprocessing made.
+    signal.signal(signal.SIGTERM, _stopped)
     try:
         # Stopped (SIGTERM, Ctrl-C), running requests get a moment, then their processes are killed.
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
@@ -110,3 +114,7 @@ def serve_main(argv: list[str], stdout=None, stderr=None) -> int:
     finally:
         app.state.workers.stop()  # a second Ctrl-C skips the application's own shutdown
     return 0
+
+
+def _stopped(signum, frame) -> None:
+    raise SystemExit(0)

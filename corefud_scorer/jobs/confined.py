@@ -76,19 +76,30 @@ def _release_forkserver() -> None:
         server._forkserver_alive_fd = None
 
 
+def _limit(kind: int, soft: int, hard: int | None = None) -> None:
+    """Lower a resource limit, never raise it; a system that does not
+    enforce it (RLIMIT_AS on macOS) leaves the time limit and the parent's
+    watch."""
+    current = resource.getrlimit(kind)[1]
+    hard = current if hard is None or (current != resource.RLIM_INFINITY and hard > current) else hard
+    if current != resource.RLIM_INFINITY and soft > current:
+        return
+    try:
+        resource.setrlimit(kind, (soft, hard))
+    except (ValueError, OSError):
+        pass
+
+
 def _confine(budget: Budget) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent answers an interrupt
     _release_forkserver()
     _die_with_parent()
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    _limit(resource.RLIMIT_CORE, 0, 0)
     if budget.memory_mb:
-        limit = int(budget.memory_mb * MB)
-        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
-        if hard == resource.RLIM_INFINITY or limit < hard:
-            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        _limit(resource.RLIMIT_AS, int(budget.memory_mb * MB))
     if budget.seconds:
         cpu = int(budget.seconds) + CPU_GRACE
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + CPU_GRACE))
+        _limit(resource.RLIMIT_CPU, cpu, cpu + CPU_GRACE)
 
 
 def _child(call, args: tuple, budget: Budget, result: str) -> None:

@@ -18,8 +18,9 @@ from multiprocessing import forkserver, resource_tracker
 
 from ..jobs.confined import Budget, Confined, context
 
-# Imported once by the server of processes, so that a request's process starts at once.
-PRELOAD = ("corefud_scorer.web.runner",)
+# Imported once by the server of processes, so that a request's process starts at once
+# (Udapi, which the CoNLL-U reader imports when it first parses, too).
+PRELOAD = ("corefud_scorer.web.runner", "udapi.core.document", "udapi.block.read.conllu")
 # What one request may take by default: a 200 MB upload scores in a few
 # minutes, in well under the memory.
 REQUEST_BUDGET = Budget(seconds=300, memory_mb=4096)
