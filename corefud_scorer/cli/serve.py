@@ -116,5 +116,5 @@ def serve_main(argv: list[str], stdout=None, stderr=None) -> int:
     return 0
 
 
-def _stopped(signum, frame) -> None:
+def _stopped(_signum, _frame) -> None:
     raise SystemExit(0)
