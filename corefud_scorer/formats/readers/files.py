@@ -209,7 +209,7 @@ def text_lines(path: str, kind: str, problems=None) -> Iterator[tuple[int, str]]
     and byte-order mark: the lines its whole text split at each line break
     gives (a file ending with a line break ends with an empty line), read
     one by one. A line that is not UTF-8 is an ``encoding`` problem
-    (:class:`~corefud_scorer.problems.Problems`; raised without one), read
+    (:class:`~corefud_scorer.formats.problems.Problems`; raised without one), read
     with replacement characters when problems are collected."""
     handle = open_bytes(path, kind)
     lineno = 0
