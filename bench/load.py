@@ -106,7 +106,9 @@ def main(argv=None) -> int:
         uploads = work / "uploads"
         uploads.mkdir()
         port = free_port()
-        command = [sys.executable, "-m", "corefud_scorer", "serve", "--host", HOST, "--port", str(port)]
+        # Room in the queue for every client: the load measures scoring, not refusals (503).
+        command = [sys.executable, "-m", "corefud_scorer", "serve", "--host", HOST, "--port", str(port),
+                   "--queue", str(args.clients)]
         if args.workers:
             command += ["--workers", str(args.workers)]
         server = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "TMPDIR": str(uploads)},

@@ -6,9 +6,13 @@ in a traceback; --bundle writes the folder to upload."""
 from __future__ import annotations
 
 import gc
+import gzip
 import json
+import os
+import re
 import shlex
 import shutil
+import stat
 import zipfile
 
 import pytest
@@ -127,13 +131,27 @@ def test_missing_dataset_and_malformed_file_count_zero_and_are_named(tmp_path, b
     assert "no file in the submission" in page and "expected 10 tab-separated columns" in page
 
 
-def test_nothing_to_score_still_writes_the_outputs(tmp_path):
-    run = run_cli("codalab", tmp_path / "nowhere", tmp_path / "out")
-    assert run.code == 0 and "no gold folder 'ref'" in run.err and "Traceback" not in run.err
-    txt, data = _read(tmp_path / "out")
-    assert txt == {"head": 0.0, "partial": 0.0, "exact": 0.0, "with_singletons": 0.0}
-    assert "no gold folder 'ref'" in data["error"]
-    assert "no gold folder" in (tmp_path / "out" / "detailed_results.html").read_text()
+@pytest.mark.parametrize("gold, flags, message", [
+    (None, [], "nowhere: no gold folder 'ref'"),
+    ({"notes.txt": "x"}, [], "ref: no gold file of a format the scorer reads"),
+    # a CRAC preset matches heads, which CoNLL-2012 files do not have
+    ({"toy.conll": (FIXTURES / "seed" / "pradhan2014.key.conll")}, ["-t", "crac26"],
+     "toy.conll: the head column cannot score this gold file"),
+])
+def test_what_the_gold_folder_lacks_is_one_line_and_no_score(tmp_path, gold, flags, message):
+    """The program's own setup, not the submission: no 0.0 on the
+    leaderboard and exit code 0, but one line and 2, nothing written."""
+    input_dir = tmp_path / "nowhere"
+    if gold is not None:
+        (input_dir / "ref").mkdir(parents=True)
+        for name, content in gold.items():
+            target = input_dir / "ref" / name
+            target.write_text(content) if isinstance(content, str) else shutil.copy(content, target)
+        shutil.copytree(input_dir / "ref", input_dir / "res")
+    run = run_cli("codalab", input_dir, tmp_path / "out", *flags)
+    assert run.code == 2 and run.out == "" and len(run.err.splitlines()) == 1, run.err
+    assert run.err.startswith("corefud-scorer: error: ") and message in run.err
+    assert list((tmp_path / "out").iterdir()) == []
 
 
 def test_an_unexpected_failure_is_named_not_a_traceback(tmp_path, monkeypatch):
@@ -296,3 +314,77 @@ def test_a_malformed_file_lists_every_problem_validation_finds(tmp_path):
         assert f"<code>ru_toy-corefud-dev.conllu:{p['line']}</code>" in page
     assert "NOTAWORD" in page and "to do: " in page
     assert str(tmp_path) not in (output / "scores.json").read_text() + page
+
+
+def _release_named(tmp_path):
+    """A UA dataset and a CorefUD one under the names releases give them
+    (upper case, gzip), the UA response merging two of the key's entities."""
+    ref, res, plain = tmp_path / "in" / "ref", tmp_path / "in" / "res", tmp_path / "plain"
+    for folder in (ref, res, plain):
+        folder.mkdir(parents=True)
+    key = (FIXTURES / "anaphora" / "station.key.ua.conllu").read_text()
+    at = key.rindex("EntityID=4")
+    (plain / "station.key.ua.conllu").write_text(key)
+    (plain / "station.response.ua.conllu").write_text(key[:at] + "EntityID=1" + key[at + len("EntityID=4"):])
+    shutil.copy(KEYS / "cs_toy-corefud-dev.conllu", plain / "cs.key.conllu")
+    shutil.copy(SYSTEMS / "cs_toy-corefud-dev.conllu", plain / "cs.response.conllu")
+    (ref / "station.CONLLUA.gz").write_bytes(gzip.compress((plain / "station.key.ua.conllu").read_bytes()))
+    (res / "station.conllua").write_bytes((plain / "station.response.ua.conllu").read_bytes())
+    shutil.copy(plain / "cs.key.conllu", ref / "cs_toy-corefud-dev.CONLLU")
+    (res / "cs_toy-corefud-dev.Conllu.gz").write_bytes(gzip.compress((plain / "cs.response.conllu").read_bytes()))
+    return tmp_path / "in", plain
+
+
+def test_files_of_every_format_and_release_name_are_scored_as_single_pairs(tmp_path):
+    input_dir, plain = _release_named(tmp_path)
+    run = run_cli("codalab", input_dir, tmp_path / "out")
+    assert run.code == 0 and run.err == "", run.err
+    txt, data = _read(tmp_path / "out")
+    assert [(d["dataset"], d["status"]) for d in data["datasets"]] == [("cs_toy", "scored"), ("station", "scored")]
+    pairs = {"cs_toy": ("cs.key.conllu", "cs.response.conllu"),
+             "station": ("station.key.ua.conllu", "station.response.ua.conllu")}
+    for dataset in data["datasets"]:
+        key, response = pairs[dataset["dataset"]]
+        for column, flags in COLUMNS.items():
+            pair = run_cli(plain / key, plain / response, *flags, "-m", "muc", "bcub", "ceafe", "--output", "json")
+            assert pair.code == 0, pair.err
+            assert dataset[column] == pair.json["metrics"]["conll"]["f1"], (dataset["dataset"], column)
+    assert 0 < txt["station_head"] < 1
+
+
+def test_outputs_and_bundle_are_readable_by_other_users(tmp_path):
+    input_dir, _ = _release_named(tmp_path)
+    saved = os.umask(0o022)
+    try:
+        assert run_cli("codalab", input_dir, tmp_path / "out").code == 0
+        assert run_cli("codalab", "--bundle", tmp_path / "program").code == 0
+    finally:
+        os.umask(saved)
+    written = [*(tmp_path / "out").iterdir(), *(tmp_path / "program").iterdir()]
+    assert sorted(p.name for p in written) == ["README.md", "detailed_results.html", "metadata", "scores.json",
+                                               "scores.txt"]
+    assert {oct(stat.S_IMODE(p.stat().st_mode)) for p in written} == {"0o644"}
+
+
+def test_the_page_shows_what_scores_txt_counts_for_every_dataset(tmp_path):
+    submission = tmp_path / "submission"
+    shutil.copytree(SYSTEMS, submission)
+    (submission / "hi_toy-corefud-dev.conllu").unlink()
+    (submission / "ru_toy-corefud-dev.conllu").write_text("1\tbroken\n")
+    input_dir, output = _platform(tmp_path, submission)
+    assert run_cli("codalab", input_dir, output, "-t", "crac26").code == 0
+    txt, data = _read(output)
+    page = (output / "detailed_results.html").read_text()
+    rows = {name: (status, head) for name, status, head
+            in re.findall(r"<tr><td>([^<]+)</td><td>(.*?)</td><td>([^<]+)</td>", page)}
+    for name in NAMES:
+        assert rows[name][1] == f"{txt[f'{name}_head'] * 100:.2f}", name
+    assert "malformed: counts 0" in rows["ru_toy"][0] and "missing: counts 0" in rows["hi_toy"][0]
+    assert rows["ru_toy"][1] == rows["hi_toy"][1] == "0.00" and data["datasets"][3]["status"] == "malformed"
+
+
+def test_the_bundle_says_how_to_install_the_scorer(tmp_path):
+    assert run_cli("codalab", "--bundle", tmp_path / "program").code == 0
+    readme = (tmp_path / "program" / "README.md").read_text()
+    assert "pip install corefud-scorer" not in readme
+    assert "python3 -m pip wheel --no-deps -w dist ." in readme and "pip install .` in a clone" in readme

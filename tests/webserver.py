@@ -22,12 +22,12 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(temp: Path, max_upload_mb: float = 8, workers: int = 1):
-    """Yield the port of a server whose uploads go under ``temp``."""
+def serving(temp: Path, *flags: str, env: dict | None = None):
+    """Yield the process and the port of ``serve FLAGS`` on 127.0.0.1,
+    its uploads under ``temp``, once it answers."""
     port = free_port()
-    env = {**os.environ, "TMPDIR": str(temp)}
-    process = subprocess.Popen([sys.executable, "-m", "corefud_scorer", "serve", "--port", str(port),
-                                "--max-upload-mb", str(max_upload_mb), "--workers", str(workers)],
+    env = {**os.environ, **(env or {}), "TMPDIR": str(temp)}
+    process = subprocess.Popen([sys.executable, "-m", "corefud_scorer", "serve", "--port", str(port), *flags],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     try:
         deadline = time.monotonic() + 60
@@ -42,13 +42,20 @@ def running_server(temp: Path, max_upload_mb: float = 8, workers: int = 1):
                     process.kill()
                     raise RuntimeError("the server did not start: " + process.stderr.read())
                 time.sleep(0.2)
-        yield port
+        yield process, port
     finally:
         process.terminate()
         try:
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@contextlib.contextmanager
+def running_server(temp: Path, max_upload_mb: float = 8, workers: int = 1):
+    """Yield the port of a server whose uploads go under ``temp``."""
+    with serving(temp, "--max-upload-mb", str(max_upload_mb), "--workers", str(workers)) as (_, port):
+        yield port
 
 
 def leftovers(temp: Path) -> list[Path]:

@@ -9,10 +9,13 @@ import json
 import os
 import tempfile
 
+from ..jobs.codalab import DATASET_BUDGET
+from ..jobs.confined import Budget
 from ..errors import ScorerError
 from ..presets import PRESETS, describe
+from ..formats.readers.limits import statement
 from ..results import GROUPS, METRIC_NAMES
-from .flags import PROG
+from .flags import PROG, add_budget_flags, budget_of
 
 SCORES_TXT, SCORES_JSON, DETAILS = "scores.txt", "scores.json", "detailed_results.html"
 
@@ -23,13 +26,15 @@ def build_codalab_parser() -> argparse.ArgumentParser:
         description="The CodaLab / Codabench scoring program: gold files in INPUT_DIR/ref/, the "
         "submission in INPUT_DIR/res/ (files at its top, in one folder, or a .zip); writes "
         f"OUTPUT_DIR/{SCORES_TXT}, {SCORES_JSON} and {DETAILS}. A missing dataset counts 0, a file "
-        "that cannot be scored is named and counts 0.")
+        "that cannot be scored is named and counts 0; gold files the settings cannot score are an error "
+        "(exit 2, nothing written).", epilog=statement())
     parser.add_argument("dirs", nargs="*", metavar="INPUT_DIR OUTPUT_DIR")
     parser.add_argument("-t", "--shared-task", choices=sorted(PRESETS),
                         help="the settings of a CRAC shared task's official ranking")
     parser.add_argument("-m", "--metrics", nargs="+", choices=[*GROUPS, *METRIC_NAMES], metavar="METRIC",
                         help="measures to score beside the leaderboard's columns, each a scores.txt line of its "
                         "F1 (e.g. -m empty-nodes); added to the year's metrics, as bench --leaderboard adds them")
+    add_budget_flags(parser, DATASET_BUDGET, "dataset", "the dataset is named and counts 0")
     parser.add_argument("--bundle", metavar="DIR",
                         help="write the scoring program folder to upload (metadata and README) into DIR")
     parser.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
@@ -55,7 +60,8 @@ def codalab_main(argv: list[str], stdout, stderr) -> int:
         os.makedirs(output_dir, exist_ok=True)
     except OSError as err:
         raise ScorerError(f"cannot create the output folder: {err.strerror}", (output_dir, None)) from None
-    files, problems = _outputs(input_dir, args.shared_task, args.metrics)
+    files, problems = _outputs(input_dir, args.shared_task, args.metrics,
+                               budget_of(args))
     _write(output_dir, files)
     if not args.quiet:
         for problem in problems:
@@ -73,11 +79,12 @@ def _table(shared_task: str | None, metrics: list[str] | None):
     return extra_columns(Options.preset(shared_task) if shared_task else Options(), metrics)
 
 
-def _outputs(input_dir: str, shared_task: str | None,
-             metrics: list[str] | None = None) -> tuple[dict[str, str], list[str]]:
-    """The three files' text and the problems found; whatever goes wrong,
-    the files say so (a crash on the platform shows the participant
-    nothing)."""
+def _outputs(input_dir: str, shared_task: str | None, metrics: list[str] | None = None,
+             budget: Budget = DATASET_BUDGET) -> tuple[dict[str, str], list[str]]:
+    """The three files' text and the problems found. What is wrong with the
+    gold folder is raised (nothing is written: no score is better than a
+    wrong one); a failure of the scorer itself is named in the files (a
+    crash on the platform shows the participant nothing)."""
     from ..render.codalab import detailed_html, error_html, scores_json, scores_txt
     from ..jobs.leaderboard import COLUMNS, column_settings, primary_column
     from ..render.text import render_json
@@ -87,16 +94,26 @@ def _outputs(input_dir: str, shared_task: str | None,
         from ..provenance import signature
 
         options, extra = _table(shared_task, metrics)
-        evaluation = evaluate(input_dir, options, shared_task, extra)
+        evaluation = evaluate(input_dir, options, shared_task, extra, budget)
         evaluation.signature = signature(column_settings(options, extra)[primary_column(options)], None)
         return ({SCORES_TXT: scores_txt(evaluation), SCORES_JSON: render_json(scores_json(evaluation)),
                  DETAILS: detailed_html(evaluation)}, evaluation.problems)
+    except ScorerError:
+        raise
     except Exception as err:  # noqa: BLE001 - the outputs must name any failure
-        problem = str(err) if isinstance(err, ScorerError) else f"the scorer failed: {type(err).__name__}: {err}"
+        problem = f"the scorer failed: {type(err).__name__}: {err}"
         zeros = dict.fromkeys(COLUMNS, 0.0)
         data = {"scores": zeros, "datasets": [], "problems": [problem], "error": problem}
         return ({SCORES_TXT: "".join(f"{c}: 0.0\n" for c in COLUMNS), SCORES_JSON: json.dumps(data, indent=1) + "\n",
                  DETAILS: error_html(problem)}, [problem])
+
+
+def _mode() -> int:
+    """What a new file's mode is under the process's umask (0644 under 022):
+    the platform's web server reads the outputs as another user."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def _write(folder: str, files: dict[str, str]) -> None:
@@ -106,6 +123,7 @@ def _write(folder: str, files: dict[str, str]) -> None:
         try:
             with handle:
                 handle.write(text)
+            os.chmod(handle.name, _mode())
             os.replace(handle.name, os.path.join(folder, name))
         except OSError as err:
             try:
@@ -125,7 +143,8 @@ def _bundle(args, stdout) -> int:
         os.makedirs(args.bundle, exist_ok=True)
     except OSError as err:
         raise ScorerError(f"cannot create the folder: {err.strerror}", (args.bundle, None)) from None
-    files = bundle_files(args.shared_task, line, reports_zero(options), extra, args.metrics)
+    files = bundle_files(args.shared_task, line, reports_zero(options), extra, args.metrics,
+                         budget_of(args))
     _write(args.bundle, files)
     stdout.write("".join(f"{os.path.join(args.bundle, name)}\n" for name in files))
     return 0

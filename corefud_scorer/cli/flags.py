@@ -15,6 +15,7 @@ from ..alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from ..jobs.parallel import WARM_UP, default_jobs
 from ..presets import PRESETS
 from ..formats.readers import formats, profiles
+from ..jobs.confined import Budget
 from ..jobs.options import OptionConflict, check_compared, check_tests, resolve
 from ..jobs.resampling import (AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, MAX_AR_TRIALS,
                                MAX_BOOTSTRAP_SAMPLES, Resampling)
@@ -201,6 +202,31 @@ def _whole(text: str, least: int) -> int:
 
 def _positive(text: str) -> int:
     return _whole(text, 1)
+
+
+def _above_zero(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be above 0: {text}")
+    return value
+
+
+def add_budget_flags(parser: argparse.ArgumentParser, default: Budget, unit: str, past: str) -> None:
+    """``--max-seconds`` and ``--max-memory-mb``: what scoring one ``unit``
+    (a dataset, a request) may take in its process (:mod:`..jobs.confined`);
+    ``past``: what becomes of it beyond."""
+    parser.add_argument("--max-seconds", type=_above_zero, default=default.seconds, metavar="S",
+                        help=f"what scoring one {unit} may take, in seconds; past it {past} (default: %(default)g)")
+    parser.add_argument("--max-memory-mb", type=_above_zero, default=default.memory_mb, metavar="MB",
+                        help=f"the memory (address space) scoring one {unit} may take; past it {past} "
+                        "(default: %(default)g)")
+
+
+def budget_of(args: argparse.Namespace) -> Budget:
+    return Budget(args.max_seconds, args.max_memory_mb)
 
 
 def _count(limit: int, what: str):

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Mapping
 
 from ..errors import plain_list
+from ..formats.readers.limits import statement
 
 # argparse's own wording, with Python's quoting of values and lists.
 _INVALID_CHOICE = re.compile(r"^(argument [^:]+): invalid choice: '?(.*?)'? \(choose from (.*)\)$")
@@ -69,5 +70,6 @@ class Parser(argparse.ArgumentParser):
             formatter.add_text(group.description)
             formatter.add_arguments(group._group_actions)
             formatter.end_section()
-        formatter.add_text(self.epilog)
+        # Every command states the limits on what it reads (files come from strangers).
+        formatter.add_text(self.epilog or statement())
         return formatter.format_help()

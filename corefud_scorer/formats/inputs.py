@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from ..errors import ScorerError
 
 STDIN = "-"
+# Bytes of standard input copied at a time.
+CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -53,12 +55,9 @@ def local_files(*sources):
                 files.append((name, os.fspath(source)))
                 continue
             stream = sys.stdin.buffer if not hasattr(source, "read") else source
-            data = stream.read()
-            if isinstance(data, str):
-                data = data.encode("utf-8")
             handle = tempfile.NamedTemporaryFile(prefix="corefud-scorer-", suffix=".input", delete=False)
             with handle:
-                handle.write(data)
+                _spool(stream, handle)
             spooled.append(handle.name)
             renames[handle.name] = name
             files.append((name, handle.name))
@@ -71,6 +70,16 @@ def local_files(*sources):
         for path in spooled:
             with contextlib.suppress(OSError):
                 os.unlink(path)
+
+
+def _spool(stream, handle) -> None:
+    """Copy a stream to a file a chunk at a time: standard input is never
+    held whole (the readers bound what they read of the copy)."""
+    while True:
+        data = stream.read(CHUNK)
+        if not data:
+            return
+        handle.write(data.encode("utf-8") if isinstance(data, str) else data)
 
 
 def named_in(text: str, files: list[tuple[str, str]]) -> str:

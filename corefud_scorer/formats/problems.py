@@ -33,6 +33,7 @@ HINTS = {
     "word-count": "give each sentence the words of the key's sentence, no more and no fewer",
     "word-form": "copy the key's word forms unchanged",
     "pairing": "name each file as the key's file of that dataset is named",
+    "limit": "keep within the limits --help states, or raise the limit by its environment variable",
     "warning": "nothing needs to change for scoring; check that it is what was meant",
 }
 

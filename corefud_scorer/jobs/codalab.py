@@ -1,15 +1,21 @@
 """A CodaLab / Codabench scoring program: the gold files in ``INPUT/ref/``,
 the unzipped submission in ``INPUT/res/`` (its files at the top or in one
 folder; a ``.zip`` there is opened), scored dataset by dataset under the
-leaderboard's settings (:mod:`.leaderboard`).
+leaderboard's settings (:mod:`.leaderboard`). Files of every format the
+readers read count, named in any case, plain or gzip (:func:`..formats.readers.stem`).
 
 A submission is scored as far as it can be: a dataset it lacks counts 0 in
 every macro-average and is named, a file that cannot be scored is named with
 the scorer's one-line error and counts 0, with every problem submission
 validation finds in it (:func:`.validation.validate`: file, line, what is
-wrong, what to do), and the other datasets are scored. With nothing missing
-or wrong, every figure equals ``bench``'s; the extra measures asked (the
-empty-node evaluation) are scored under the primary setting.
+wrong, what to do), and the other datasets are scored. Each dataset is
+scored in a process of its own under a time and a memory limit
+(:mod:`.confined`), and a zip is unpacked within the reading limits
+(:mod:`..formats.readers.limits`), so that no submission keeps the program from
+writing its outputs. With nothing missing or wrong, every figure equals
+``bench``'s; the extra measures asked (the empty-node evaluation) are
+scored under the primary setting. What the program itself lacks (no gold
+file, gold files its settings cannot score) is an error, not a score.
 """
 
 from __future__ import annotations
@@ -21,14 +27,20 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from .bench import Dataset, benchmark_settings, dataset_name
+from .confined import Budget, Overrun, run
 from ..errors import ScorerError
 from .leaderboard import COLUMNS, ZERO, column_settings, extra_measures, primary_column, reports_zero
+from ..formats.readers import detect_format, stem
+from ..formats.readers.files import BoundedText
+from ..formats.readers.limits import MB, limits, variable
 from ..results import Options
 
-SUFFIX = ".conllu"
 # Folders an archiver adds beside the files.
 IGNORED = ("__MACOSX",)
 SCORED, MISSING, MALFORMED, FAILED = "scored", "missing", "malformed", "error"
+# What scoring one dataset may take by default: a CorefUD test file takes
+# seconds to a few minutes and well under a GB.
+DATASET_BUDGET = Budget(seconds=600, memory_mb=4096)
 
 
 @dataclass
@@ -69,67 +81,105 @@ def _visible(entries):
     return [e for e in entries if not e.name.startswith(".") and e.name not in IGNORED]
 
 
-def conllu_folder(folder: str) -> str:
-    """The folder holding the files: ``folder`` itself when ``*.conllu``
-    files stand at its top, else its one subfolder (as a zip of a folder
-    unpacks)."""
+def _readable(entry) -> bool:
+    return entry.is_file() and stem(entry.name) is not None
+
+
+def files_folder(folder: str) -> str:
+    """The folder holding the files: ``folder`` itself when files the
+    readers read stand at its top, else its one subfolder (as a zip of a
+    folder unpacks)."""
     entries = _visible(os.scandir(folder))
-    if any(e.is_file() and e.name.endswith(SUFFIX) for e in entries):
+    if any(_readable(e) for e in entries):
         return folder
     folders = [e for e in entries if e.is_dir()]
     if len(folders) == 1:
-        return conllu_folder(folders[0].path)
+        return files_folder(folders[0].path)
     return folder
 
 
 def _archive(folder: str) -> str | None:
     entries = _visible(os.scandir(folder))
-    if any(e.is_file() and e.name.endswith(SUFFIX) for e in entries):
+    if any(_readable(e) for e in entries):
         return None
     zips = sorted(e.path for e in entries if e.is_file() and e.name.lower().endswith(".zip"))
     return zips[0] if len(zips) == 1 else None
 
 
 def unpack(archive: str, into: str) -> None:
-    """Extract a submitted zip, refusing members that would land outside
-    ``into``."""
+    """Extract the files of a submitted zip that the readers read, within
+    the reading limits (its members, what they unpack to and their lines,
+    checked as they are unpacked: a member is named as the archive's path
+    and its own), refusing members that would land outside ``into``."""
+    bounds = limits()
     try:
         with zipfile.ZipFile(archive) as handle:
+            members = handle.infolist()
+            if len(members) > bounds.zip_members:
+                raise ScorerError(f"the archive holds {len(members):,} members, more than the limit of "
+                                  f"{bounds.zip_members:,} ({variable('zip_members')})", (archive, None))
             root = os.path.realpath(into)
-            for member in handle.namelist():
-                target = os.path.realpath(os.path.join(into, member))
+            targets = []
+            for member in members:
+                target = os.path.realpath(os.path.join(into, member.filename))
                 if os.path.commonpath([root, target]) != root:
-                    raise ScorerError(f"the archive's member {member!r} points outside it", (archive, None))
-            handle.extractall(into)
-    except (zipfile.BadZipFile, OSError) as err:
+                    raise ScorerError(f"the archive's member {member.filename!r} points outside it", (archive, None))
+                if not member.is_dir() and stem(os.path.basename(target)) is not None:
+                    targets.append((member, target))
+            unpacked = 0
+            for member, target in targets:
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with handle.open(member) as source, open(target, "wb") as sink:
+                    for data in BoundedText(source, os.path.join(archive, member.filename), True).chunks():
+                        unpacked += len(data)
+                        if unpacked > bounds.unpacked_bytes:
+                            raise ScorerError(f"the archive unpacks to more than {bounds.unpacked_bytes / MB:g} MB, "
+                                              f"the limit ({variable('unpacked_bytes')})", (archive, None))
+                        sink.write(data)
+    except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError) as err:
         raise ScorerError(f"cannot open the archive: {err}", (archive, None)) from None
 
 
 def _files(folder: str) -> dict[str, list[str]]:
-    """The ``*.conllu`` files of a folder by dataset name."""
+    """The files of a folder that the readers read, by dataset name."""
     out: dict[str, list[str]] = {}
     for entry in sorted(_visible(os.scandir(folder)), key=lambda e: e.name):
-        if entry.is_file() and entry.name.endswith(SUFFIX):
-            out.setdefault(dataset_name(entry.name), []).append(entry.path)
+        if _readable(entry):
+            out.setdefault(dataset_name(stem(entry.name)), []).append(entry.path)
     return out
 
 
+def _check_gold(keys: dict[str, list[str]], settings: dict[str, Options]) -> None:
+    """Refuses gold files the table's settings cannot score (a format
+    without heads under head matching): the program's setup, not the
+    submission, is wrong."""
+    for paths in keys.values():
+        fmt = detect_format(paths[0])
+        for column, options in settings.items():
+            try:
+                options.for_format(fmt)
+            except (ScorerError, ValueError) as err:
+                raise ScorerError(f"the {column} column cannot score this gold file: {err}", (paths[0], None)) from None
+
+
 def evaluate(input_dir: str, options: Options, shared_task: str | None = None,
-             extra: Sequence[str] = ()) -> Evaluation:
+             extra: Sequence[str] = (), budget: Budget = DATASET_BUDGET) -> Evaluation:
     """Score the submission of ``input_dir`` (``ref/`` and ``res/``) against
-    its gold files, dataset by dataset; only a missing or empty gold folder is
-    an error (the program's own setup, not the submission). ``extra``:
-    measures scored under the primary setting beside the columns
-    (:func:`.leaderboard.extra_columns`)."""
+    its gold files, dataset by dataset, each under ``budget``; only what is
+    wrong with the gold folder is an error (the program's own setup, not the
+    submission). ``extra``: measures scored under the primary setting beside
+    the columns (:func:`.leaderboard.extra_columns`)."""
     ref, res = os.path.join(input_dir, "ref"), os.path.join(input_dir, "res")
     if not os.path.isdir(ref):
         raise ScorerError("no gold folder 'ref'", (input_dir, None))
-    keys = _files(conllu_folder(ref))
+    keys = _files(files_folder(ref))
     if not keys:
-        raise ScorerError("no gold *.conllu file", (ref, None))
+        raise ScorerError("no gold file of a format the scorer reads", (ref, None))
     doubled = [name for name, paths in keys.items() if len(paths) > 1]
     if doubled:
         raise ScorerError(f"two gold files of dataset(s) {', '.join(doubled)}", (ref, None))
+    settings = column_settings(options, extra)
+    _check_gold(keys, settings)
     problems: list[str] = []
     with tempfile.TemporaryDirectory(prefix="corefud-scorer-submission-") as unpacked:
         responses: dict[str, list[str]] = {}
@@ -144,15 +194,14 @@ def evaluate(input_dir: str, options: Options, shared_task: str | None = None,
                     folder = unpacked
                 except ScorerError as err:
                     problems.append(str(err))
-            responses = _files(conllu_folder(folder))
+            responses = _files(files_folder(folder))
             if not responses and not problems:
-                problems.append("the submission holds no *.conllu file")
+                problems.append("the submission holds no file of a format the scorer reads")
         unmatched = sorted(os.path.basename(p) for name, paths in responses.items() if name not in keys
                            for p in paths)
         if unmatched:
             problems.append(f"{len(unmatched)} submitted file(s) name no gold dataset, not scored: "
                             f"{', '.join(unmatched)}")
-        settings = column_settings(options, extra)
         datasets = []
         for name in sorted(keys, key=lambda n: os.path.basename(keys[n][0])):
             key = keys[name][0]
@@ -166,18 +215,29 @@ def evaluate(input_dir: str, options: Options, shared_task: str | None = None,
                                              f"({', '.join(os.path.basename(p) for p in found)}); "
                                              "submit one; it counts 0"))
             else:
-                datasets.append(score_dataset(name, key, found[0], settings))
+                datasets.append(confined_dataset(name, key, found[0], settings, budget))
         if reports_zero(options) or extra:
             for d in datasets:
                 if d.status != SCORED:
                     d.zero, d.extra_scores = _when_unscored(d, settings[primary_column(options)], reports_zero(options),
-                                                       tuple(extra))
+                                                            tuple(extra), budget)
     problems += [d.problem for d in datasets if d.problem]
     evaluation = _average(datasets, primary_column(options), reports_zero(options), problems, unmatched,
                           shared_task)
     evaluation.extra_names = tuple(extra)
     evaluation.extra_scores = {name: _defined_mean([d.extra_scores.get(name) for d in datasets]) for name in extra}
     return evaluation
+
+
+def confined_dataset(name: str, key: str, response: str, settings: dict[str, Options],
+                     budget: Budget) -> DatasetScore:
+    """:func:`score_dataset` in a process of its own under ``budget``; past
+    it, the dataset is named with what it took and counts 0."""
+    try:
+        return run(score_dataset, name, key, response, settings, budget=budget)
+    except Overrun as err:
+        return DatasetScore(name, key, response, FAILED, f"dataset {name}: scoring {os.path.basename(response)} "
+                            f"{err}; it counts 0")
 
 
 def score_dataset(name: str, key: str, response: str, settings: dict[str, Options]) -> DatasetScore:
@@ -189,14 +249,15 @@ def score_dataset(name: str, key: str, response: str, settings: dict[str, Option
         found = validation_problems(key, response)
         more = f" ({len(found)} problems found in the file, each listed)" if len(found) > 1 else ""
         return DatasetScore(name, key, response, MALFORMED,
-                            f"dataset {name}: {_relative(str(err))}; it counts 0{more}", validation=found)
+                            f"dataset {name}: {_by_name(str(err), key, response)}; it counts 0{more}",
+                            validation=found)
     except Exception as err:  # the platform shows nothing of a crash: name it and go on
         return DatasetScore(name, key, response, FAILED,
                             f"dataset {name}: the scorer failed ({type(err).__name__}: {err}); it counts 0")
     results = {column: per_system[0].results[0] for column, per_system in zip(settings, scored)}
     with_zero = next((c for c, o in settings.items() if ZERO in o.metric_list), None)
     zero = results[with_zero].metrics[ZERO].f1 if with_zero else None
-    warnings = [_relative(line) for line in next(iter(results.values())).warnings]
+    warnings = [_by_name(line, key, response) for line in next(iter(results.values())).warnings]
     # The extra measures are computed in the primary column's setting alone.
     extra = {m: results[c].metrics[m].f1 for c, o in settings.items() for m in extra_measures(o.metric_list)}
     return DatasetScore(name, key, response, SCORED, None, {c: r.conll for c, r in results.items()}, zero, warnings,
@@ -214,21 +275,28 @@ def validation_problems(key: str, response: str) -> list[dict]:
     except Exception:  # noqa: BLE001 - the scorer's one line is said already
         return []
     return [{"file": os.path.basename(p.path) if p.path else None, "line": p.line, "severity": p.severity,
-             "kind": p.kind, "message": _relative(p.message), "hint": p.hint} for p in found]
+             "kind": p.kind, "message": _by_name(p.message, key, response), "hint": p.hint} for p in found]
 
 
-def _when_unscored(dataset: DatasetScore, options: Options, with_zero: bool,
-                   extra: tuple[str, ...]) -> tuple[float | None, dict[str, float | None]]:
+def _when_unscored(dataset: DatasetScore, options: Options, with_zero: bool, extra: tuple[str, ...],
+                   budget: Budget) -> tuple[float | None, dict[str, float | None]]:
     """The zero score and the extra measures of a dataset not scored: 0
     where the key has what they count (as for a response without it),
-    undefined where it has none (the key scored against itself says which)."""
+    undefined where it has none (the key scored against itself, under the
+    budget, says which)."""
     try:
-        (bench,), = benchmark_settings([[Dataset(dataset.dataset, dataset.key, dataset.key)]], [options])
-    except Exception:  # noqa: BLE001 - a gold file that cannot be read counts no score
+        defined = run(_defined_in_key, dataset, options, extra, budget=budget)
+    except Exception:  # noqa: BLE001 - a gold file that cannot be read (or in time) counts no score
         return None, dict.fromkeys(extra)
+    zero = None if not with_zero or not defined[ZERO] else 0.0
+    return zero, {name: 0.0 if defined[name] else None for name in extra}
+
+
+def _defined_in_key(dataset: DatasetScore, options: Options, extra: tuple[str, ...]) -> dict[str, bool]:
+    """Which of the zero score and the extra measures the key scored against itself defines."""
+    (bench,), = benchmark_settings([[Dataset(dataset.dataset, dataset.key, dataset.key)]], [options])
     metrics = bench.results[0].metrics
-    zero = None if not with_zero or metrics[ZERO].f1 is None else 0.0
-    return zero, {name: None if metrics[name].f1 is None else 0.0 for name in extra}
+    return {name: name in metrics and metrics[name].f1 is not None for name in (ZERO, *extra)}
 
 
 def _defined_mean(values: list[float | None]) -> float | None:
@@ -236,19 +304,24 @@ def _defined_mean(values: list[float | None]) -> float | None:
     return sum(counted) / len(counted) if counted else None
 
 
-def _relative(message: str) -> str:
-    """An error line without the platform's temporary folders: files by
-    name only."""
-    import re
+def _by_name(message: str, *paths: str) -> str:
+    """A message with the platform's folders left out: files by name only."""
+    for path in sorted(paths, key=len, reverse=True):
+        message = message.replace(path, os.path.basename(path))
+    return message
 
-    return re.sub(r"(?:/[^\s:/]+)+/([^\s:/]+\.conllu)", r"\1", message)
+
+def counted(dataset: DatasetScore, column: str) -> float:
+    """A dataset's figure as the macro-average counts it: 0 where it was not
+    scored (what the page and ``scores.txt`` both show)."""
+    return dataset.scores.get(column) or 0.0
 
 
 def _average(datasets: list[DatasetScore], primary: str, with_zero: bool, problems: list[str],
              extra_files: list[str], shared_task: str | None) -> Evaluation:
     """Each column's mean over the gold datasets, in order, a dataset not
     scored counting 0; the zero score's over the datasets where it is
-    defined (:func:`_zero_when_unscored` for those not scored)."""
-    scores = {c: sum(d.scores.get(c) or 0.0 for d in datasets) / len(datasets) for c in COLUMNS}
+    defined (:func:`_when_unscored` for those not scored)."""
+    scores = {c: sum(counted(d, c) for d in datasets) / len(datasets) for c in COLUMNS}
     zero = _defined_mean([d.zero for d in datasets]) if with_zero else None
     return Evaluation(primary, with_zero, datasets, scores, zero, problems, extra_files, shared_task=shared_task)

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import html
 import os
+import textwrap
 
-from ..jobs.codalab import SCORED, Evaluation
+from ..formats.readers import profiles, reader
+from ..formats.readers.limits import statement
+from ..jobs.codalab import DATASET_BUDGET, SCORED, Evaluation, counted
+from ..jobs.confined import Budget
 from ..jobs.leaderboard import COLUMNS, ZERO
 from .leaderboard import LABELS
 from .text import SCHEMA_VERSION
@@ -29,7 +33,7 @@ def scores_txt(evaluation: Evaluation) -> str:
     lines += [f"{name}: {_number(evaluation.extra_scores[name])}" for name in evaluation.extra_names
               if evaluation.extra_scores[name] is not None]
     for dataset in evaluation.datasets:
-        lines.append(f"{dataset.dataset}_{evaluation.primary}: {_number(dataset.scores.get(evaluation.primary) or 0.0)}")
+        lines.append(f"{dataset.dataset}_{evaluation.primary}: {_number(counted(dataset, evaluation.primary))}")
     return "\n".join(lines) + "\n"
 
 
@@ -86,9 +90,10 @@ def detailed_html(evaluation: Evaluation) -> str:
     out.append("<table><tr><th>dataset</th><th>status</th>"
                + "".join(f"<th>{esc(LABELS.get(c, c))}</th>" for c in columns) + "</tr>")
     for d in evaluation.datasets:
-        figures = ([d.scores.get(c) for c in COLUMNS] + ([d.zero] if evaluation.with_zero else [])
+        # As the macro-average and scores.txt count them: 0 for a dataset not scored.
+        figures = ([counted(d, c) for c in COLUMNS] + ([d.zero] if evaluation.with_zero else [])
                    + [d.extra_scores.get(name) for name in evaluation.extra_names])
-        status = d.status if d.status == SCORED else f'<span class="problem">{esc(d.status)}</span>'
+        status = d.status if d.status == SCORED else f'<span class="problem">{esc(d.status)}: counts 0</span>'
         out.append(f"<tr><td>{esc(d.dataset)}</td><td>{status}</td>"
                    + "".join(f"<td>{_percent(v)}</td>" for v in figures) + "</tr>")
     averages = ([evaluation.scores[c] for c in COLUMNS] + ([evaluation.zero] if evaluation.with_zero else [])
@@ -124,15 +129,25 @@ def error_html(problem: str) -> str:
 
 
 def bundle_files(shared_task: str | None, describe_line: str, with_zero: bool,
-                 extra: tuple[str, ...] = (), asked: list[str] | None = None) -> dict[str, str]:
+                 extra: tuple[str, ...] = (), asked: list[str] | None = None,
+                 budget: Budget = DATASET_BUDGET) -> dict[str, str]:
     """The scoring program folder: ``metadata`` (the command the platform
-    runs, with the measures ``-m`` asked as asked) and a README."""
+    runs, with the measures ``-m`` asked as asked and a budget other than the
+    default) and a README."""
     preset = f"-t {shared_task} " if shared_task else ""
+    limits = "".join(f"{flag} {value:g} " for flag, value, default in (
+        ("--max-seconds", budget.seconds, DATASET_BUDGET.seconds),
+        ("--max-memory-mb", budget.memory_mb, DATASET_BUDGET.memory_mb)) if value != default)
     # After the folders: -m takes every word that follows it.
     measures = f" -m {' '.join(asked)}" if asked else ""
-    command = f"python3 -m corefud_scorer codalab {preset}$input $output{measures}"
+    command = f"python3 -m corefud_scorer codalab {preset}{limits}$input $output{measures}"
     metadata = (f"command: {command}\n"
                 f"description: corefud-scorer{' ' + shared_task if shared_task else ''} scoring program\n")
+    endings = "".join(f"- {p.title}: `{'`, `'.join(reader(fmt).SUFFIXES)}`\n" for fmt, p in profiles().items())
+    limited = textwrap.fill(
+        f"Each dataset is scored within {budget.seconds:g} s and {budget.memory_mb:g} MB of memory "
+        "(`--max-seconds` and `--max-memory-mb` of `codalab --bundle` set them); past either it is named "
+        f"and counts 0. {statement()}", 80)
     readme = f"""# Scoring program
 
 Zip this folder's files (not the folder) and upload the zip as the competition's
@@ -140,14 +155,23 @@ scoring program. The platform runs
 
     {command}
 
-with the gold files in `$input/ref/` (one `*.conllu` file per dataset, named as
-`DATASET-corefud-SPLIT.conllu`) and the participant's submission in `$input/res/`
-(files at its top, in one folder, or a `.zip`). The competition's Docker image
-needs the scorer: `pip install corefud-scorer` (Python 3.10+).
+with the gold files in `$input/ref/` and the participant's submission in
+`$input/res/` (files at its top, in one folder, or a `.zip`): one file per
+dataset, named `DATASET-corefud-SPLIT.conllu` or `DATASET` and an ending of its
+format, in any case, plain or gzip (`.gz` after it):
+{endings}
+The competition's Docker image needs the scorer (Python 3.10+). It is on no
+package index: build a wheel in a clone of its source,
+
+    python3 -m pip wheel --no-deps -w dist .
+
+copy `dist/corefud_scorer-*.whl` into the image and `pip install` it there
+(pip fetches numpy, scipy and udapi), or run `pip install .` in a clone inside
+the image.
 
 Settings: {describe_line}
 
-Written to `$output/`:
+Written to `$output/`, readable by every user:
 - `scores.txt`: `head`, `partial`, `exact`, `with_singletons` (the CoNLL F1
   macro-averaged over datasets, as fractions){", `zero`" if with_zero else ""}{
   "".join(f", `{name}`" for name in extra)}
@@ -157,6 +181,10 @@ Written to `$output/`:
 
 A dataset missing from the submission counts 0 and is named; a file that cannot
 be scored is named with the scorer's error and every problem found in it, and
-counts 0; the other datasets are scored.
+counts 0; the other datasets are scored. Gold files the settings cannot score
+(head matching on a format without heads) stop the program with one error line
+and exit code 2, and nothing is written.
+
+{limited}
 """
     return {"metadata": metadata, "README.md": readme}

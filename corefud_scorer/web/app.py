@@ -5,14 +5,14 @@ A request's fields are the command line's scoring options
 in a process pool under the names the client gave them, and the answer is
 the JSON the command line prints for the same files and options (the same
 renderer, :mod:`corefud_scorer.render.json_report`), or the one-line refusal.
+Each request is scored in a process of its own within the server's time
+and memory limits, a few at a time (:mod:`.workers`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+import contextlib
 from contextlib import asynccontextmanager
 from importlib import resources
 
@@ -21,14 +21,16 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
-from ..interrupts import ignore_in_worker
+from ..formats.readers import sniff_format
+from ..formats.readers.limits import in_units
+from ..jobs.confined import Budget, Overrun
 from ..jobs.options import CHOICES, COUNT, FIELDS, FLAG
 from ..jobs.parallel import available_cores
-from ..formats.readers import sniff_format
 from .options import OptionError, describe, read_form
 from .place import where
 from .runner import score_request
-from .upload import Disconnected, UploadError, receive_upload
+from .upload import Disconnected, UploadError, drain, receive_upload
+from .workers import QUEUE_PER_WORKER, REQUEST_BUDGET, Busy, Workers
 
 # The page's icon: a small SVG, so that browsers asking for /favicon.ico get one.
 FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
@@ -38,15 +40,12 @@ FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
 # The first bytes of a key the page sends to learn its format.
 SNIFFED_BYTES = 8192
 
-# After this many calls a worker is replaced, whatever it may have kept.
-TASKS_PER_WORKER = 200
 
-
-def error(status: int, message: str, files=()) -> JSONResponse:
+def error(status: int, message: str, files=(), headers=None) -> JSONResponse:
     body = {"error": message}
     if files:
         body["files"] = [{"field": f.field, "index": f.index, "name": f.name} for f in files]
-    return JSONResponse(body, status_code=status)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _request_body_schema() -> dict:
@@ -74,28 +73,27 @@ def _request_body_schema() -> dict:
 
 
 def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: int | None = None,
-               host: str = "127.0.0.1", port: int = 8000) -> FastAPI:
+               host: str = "127.0.0.1", port: int = 8000, budget: Budget = REQUEST_BUDGET,
+               queue: int | None = None) -> FastAPI:
     """The application; ``tmp_dir`` is where uploads are kept while scored
-    (the system's temporary folder by default)."""
+    (the system's temporary folder by default); ``budget``: what one request
+    may take; ``queue``: how many requests may wait for a worker."""
     spec = describe()
     limit = int(max_upload_mb * 2 ** 20)
     workers = workers or available_cores()
+    queue = QUEUE_PER_WORKER * workers if queue is None else queue
     listening = where(host, port)
-    state: dict = {}
-
-    def new_pool():
-        # spawn: the server's threads are never forked
-        # Interrupts are the server's: a worker left alone prints a traceback.
-        return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                   max_tasks_per_child=TASKS_PER_WORKER, initializer=ignore_in_worker)
+    pool = Workers(workers, queue, budget)
+    limits = {"max_upload_mb": max_upload_mb, "max_seconds": budget.seconds, "max_memory_mb": budget.memory_mb,
+              "workers": workers, "queue": queue, **{f"max_{name}": value for name, value in in_units().items()}}
 
     @asynccontextmanager
     async def lifespan(app):
-        state["pool"] = new_pool()
+        pool.start()
         try:
             yield
         finally:
-            state["pool"].shutdown(wait=True, cancel_futures=True)
+            pool.stop()
 
     # /docs is a page of the package's own: the stock one loads its scripts from elsewhere.
     app = FastAPI(title="corefud-scorer", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
@@ -103,6 +101,7 @@ def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: 
                   "`corefud-scorer KEY RESPONSE... --output json` with the same options.")
     static = resources.files(__package__) / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.state.workers = pool
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def page():
@@ -115,15 +114,17 @@ def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: 
 
     @app.get("/api/health")
     async def health() -> dict:
-        """For a process monitor: answers while scoring runs in the pool."""
-        return {"status": "ok", "version": __version__, "workers": workers}
+        """For a process monitor: answers while requests are scored, and says
+        how many are being scored and how many wait."""
+        return {"status": "ok", "version": __version__, **pool.status}
 
     @app.get("/api/options")
     async def options() -> dict:
         """The option fields this scorer accepts (the command line's scoring
-        options), what each format and measure allows, the upload limit and
-        where the server listens."""
-        return {**spec, "max_upload_mb": max_upload_mb, "listening": listening,
+        options), what each format and measure allows, the limits on a
+        request (``limits``: upload, time, memory, the reading limits, workers
+        and queue) and where the server listens."""
+        return {**spec, "max_upload_mb": max_upload_mb, "limits": limits, "listening": listening,
                 "version": __version__}
 
     @app.get("/favicon.ico", include_in_schema=False)
@@ -144,10 +145,25 @@ def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: 
     @app.post("/api/score", openapi_extra={"requestBody": _request_body_schema()},
               responses={200: {"description": "the JSON of `corefud-scorer ... --output json`"},
                          400: {"description": "a bad file: {\"error\": \"FILE:LINE: ...\", \"files\": [...]}"},
-                         413: {"description": "the upload is past --max-upload-mb"},
-                         422: {"description": "a bad option: {\"error\": \"...\"}"}})
+                         413: {"description": "the upload is past --max-upload-mb, or scoring it past "
+                                              "--max-seconds or --max-memory-mb"},
+                         422: {"description": "a bad option: {\"error\": \"...\"}"},
+                         503: {"description": "every worker and queue place is taken; Retry-After says when "
+                                              "to try again"}})
     async def score(request: Request):
         """Score the uploaded responses against the uploaded key."""
+        try:
+            with pool.admitted():
+                return await _scored(request)
+        except Busy as busy:
+            await drain(request.receive)
+            return error(503, f"the server is busy ({workers} scoring, {queue} waiting): try again in "
+                         f"{busy.retry_after} s", headers={"Retry-After": str(busy.retry_after)})
+        except asyncio.CancelledError:
+            # The server is stopping: the request's process is killed already.
+            return error(503, "the server is stopping: try again later", headers={"Retry-After": "10"})
+
+    async def _scored(request: Request):
         try:
             received = await receive_upload(request.scope["headers"], request.receive, limit, tmp_dir)
         except UploadError as err:
@@ -167,8 +183,11 @@ def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: 
                 return error(422, str(err))
             try:
                 answer = await _run(request, keys[0], responses, asked)
-            except BrokenProcessPool:
-                return error(500, "a scoring process died (out of memory?); the pool was restarted, try again")
+            except Overrun as err:
+                if err.kind == "died":
+                    return error(500, f"the scoring process {err}; try again")
+                return error(413, f"scoring the files {err} (this server's limits per request: "
+                             f"{budget.describe()}; --max-seconds, --max-memory-mb)")
             if answer is None:
                 return Response(status_code=400)  # the client left; nobody reads it
             if answer.status == 200:
@@ -178,21 +197,22 @@ def create_app(max_upload_mb: float = 200, tmp_dir: str | None = None, workers: 
             received.remove()
 
     async def _run(request: Request, key, responses, asked):
-        """The worker's answer, or None when the client disconnects first."""
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(state["pool"], score_request, key, responses, asked)
+        """The worker's answer, or None when the client disconnects first
+        (its process is killed)."""
+        work = asyncio.ensure_future(pool.run(score_request, key, responses, asked))
         # The body is read: the next message is the client's disconnect.
         watcher = asyncio.ensure_future(request.receive())
         try:
-            done, _ = await asyncio.wait({future, watcher}, return_when=asyncio.FIRST_COMPLETED)
-            if future not in done and watcher.result()["type"] == "http.disconnect":
-                future.cancel()
+            done, _ = await asyncio.wait({work, watcher}, return_when=asyncio.FIRST_COMPLETED)
+            if work not in done and watcher.result()["type"] == "http.disconnect":
+                work.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await work
                 return None
-            return await future
-        except BrokenProcessPool:
-            state["pool"] = new_pool()
-            raise
+            return await work
         finally:
             watcher.cancel()
+            if not work.done():
+                work.cancel()
 
     return app

@@ -196,5 +196,14 @@ async def receive_upload(scope_headers, receive, limit: int, tmp_dir: str | None
     return received
 
 
+async def drain(receive) -> None:
+    """Read the rest of a request's body and drop it, so that a client
+    still sending gets to read the answer."""
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect" or not message.get("more_body", False):
+            return
+
+
 def _too_large(limit: int) -> str:
     return f"the upload is larger than the server's limit of {limit / 2 ** 20:g} MB (--max-upload-mb)"

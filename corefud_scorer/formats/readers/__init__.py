@@ -81,6 +81,17 @@ def file_suffixes() -> tuple[str, ...]:
     return tuple(sorted({s for fmt in _MODULES for s in reader(fmt).SUFFIXES}, key=len, reverse=True))
 
 
+def stem(name: str) -> str | None:
+    """A file name without its format's ending, in any case, with gzip's
+    ``.gz`` after it or not (``AMI_dev.CONLLUA.gz`` -> ``AMI_dev``); None for
+    a name that ends in no format the readers read."""
+    lower = name.lower()
+    if lower.endswith(".gz"):
+        lower, name = lower[:-len(".gz")], name[:-len(".gz")]
+    suffix = next((s for s in file_suffixes() if lower.endswith(s)), None)
+    return name[:-len(suffix)] or None if suffix else None
+
+
 def count_documents(path: str) -> int:
     """How many documents a file holds, by a quick scan for the lines its
     format opens a document with (for a progress bar only; at least 1)."""

@@ -30,6 +30,7 @@ from ..problems import STOP, Problems
 from ..profile import FormatProfile, spans_only_refusals
 from ...model import Document, DocumentText, Entity, Mention, Sentence, SourceDocument, Word, position
 from .files import read_text
+from .limits import limits, nesting_error
 
 FORMAT = "conll"
 # How a document starts (counted for a progress bar).
@@ -248,6 +249,8 @@ class _Mentions:
         # in the order the ids first appear (a dict keeps it).
         self.by_id: dict[str, tuple[list[tuple[int, int]], list[int]]] = {}
         self.open: dict[str, list[tuple[int, int]]] = {}  # id -> stack of (token, line)
+        self.depth = 0  # mentions open (opened before the token being read, not yet closed)
+        self.most = limits().mentions_per_word
 
     def add(self, eid: str, start: int, end: int, line: int) -> None:
         entity = self.by_id.get(eid)
@@ -263,6 +266,7 @@ class _Mentions:
         if stack is None:
             stack = self.open[eid] = []
         stack.append((token, lineno))
+        self.depth += 1
 
     def close_mention(self, eid: str, token: int, lineno: int) -> None:
         stack = self.open.get(eid)
@@ -271,10 +275,17 @@ class _Mentions:
                 f"'{eid})' closes a mention of entity {eid}, but none is open", (self.path, lineno)))
             return
         start, start_line = stack.pop()
+        self.depth -= 1
         self.add(eid, start, token, start_line)
 
     def brackets(self, value: str, token: int, lineno: int) -> None:
-        """A token's coreference column: one-token mentions, then openings, then closings."""
+        """A token's coreference column: one-token mentions, then openings, then closings.
+        More mentions on the token than the limit is refused before any is
+        read (no valid value closes more than are open)."""
+        covering = max(self.depth + value.count("("), value.count(")"))
+        if covering > self.most:
+            self.problems.error("limit", nesting_error(covering, (self.path, lineno)))
+            return
         if "|" not in value:
             # One bracket, the usual value: read here without a pattern
             # (``isdecimal`` is what ``\d`` matches).

@@ -30,6 +30,7 @@ from ...model import (ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, DocumentTe
                      Mention, Sentence, SourceDocument, Word)
 from .file_entities import SHARED_WITH_EARLIER, FileEntities, in_file_order, line_of, shared_with_earlier
 from .files import open_bytes
+from .limits import limits, nesting_error
 
 FORMAT = "corefud"
 # How a document starts (counted for a progress bar).
@@ -70,6 +71,10 @@ def _coreference_misc(misc: str) -> str:
     if "Entity=" not in misc and "Bridge=" not in misc and "Split" not in misc:
         return "_"
     return "|".join(item for item in misc.split("|") if item.startswith(COREFERENCE_MISC)) or "_"
+
+
+def _without_entity(misc: str) -> str:
+    return "|".join(item for item in misc.split("|") if not item.startswith("Entity=")) or "_"
 
 
 RE_ONE_WORD_MENTION = re.compile(r"\(([^()]*)\)")
@@ -138,8 +143,11 @@ class _SentenceBuilder:
     (renumbered, its bad value blanked) so that the rest still reads."""
 
     def __init__(self, path: str, line: int, header: dict, words: bool = False,
-                 problems: Problems = STOP):
+                 problems: Problems = STOP, most_mentions: int = 0):
         self.path = path
+        self.most_mentions = most_mentions  # on one word (limits.py)
+        self.open_mentions = 0  # opened and not yet closed, before the word being read
+        self.past_limit = False  # a word was in too many: the sentence's brackets are read no further
         self.words = words
         self.header = header
         self.problems = problems
@@ -192,7 +200,8 @@ class _SentenceBuilder:
             if problem:
                 self.report(problem[0], lineno, problem[1])
                 if problem[0] != "head":  # Udapi reads no head index on a one-word mention
-                    misc = "|".join(item for item in misc.split("|") if not item.startswith("Entity="))
+                    misc = _without_entity(misc)
+            misc = self._counted(misc, lineno)
         expected = self.last_id + 1
         if token_id == str(expected):  # the common case first
             self.last_id = expected
@@ -238,6 +247,27 @@ class _SentenceBuilder:
         self.report("token-id", lineno, f"bad token ID {token_id!r}")
         self.misnumbered = True
         self._word(fields, str(self.last_id + 1), misc, lineno)
+
+    def _counted(self, misc: str, lineno: int) -> str:
+        """``misc``, once the mentions on its word (open before it, or opened
+        on it) are known to be within the limit; Udapi's reading takes time
+        growing with their square. Beyond it, the problem, and without its
+        Entity= value (nor the rest of the sentence's) when problems are
+        collected."""
+        value = next((item for item in misc.split("|") if item.startswith("Entity=")), None)
+        if value is None:
+            return misc
+        if self.past_limit:
+            return _without_entity(misc)
+        opening = value.count("(")
+        if self.open_mentions + opening > self.most_mentions:
+            self.problems.error("limit", nesting_error(self.open_mentions + opening, (self.path, lineno)))
+            # Collected: the rest of the sentence's brackets go too (closing what was
+            # never opened, each would be mended on its own).
+            self.past_limit = True
+            return _without_entity(misc)
+        self.open_mentions = max(0, self.open_mentions + opening - value.count(")"))
+        return misc
 
     def _word(self, fields: list[str], token_id: str, misc: str, lineno: int) -> None:
         self.last_id = int(token_id)
@@ -340,6 +370,7 @@ def iter_raw_documents(path: str, header: dict | None = None, words: bool = Fals
     if header is None:
         header = {}
     handle = open_bytes(path, "CoNLL-U")
+    most_mentions = limits().mentions_per_word
     doc: CorefUDDocument | None = None
     doc_count = 0
     sentence: _SentenceBuilder | None = None
@@ -391,7 +422,7 @@ def iter_raw_documents(path: str, header: dict | None = None, words: bool = Fals
                             yield done
                     continue
                 if sentence is None:
-                    sentence = _SentenceBuilder(path, lineno, header, words, problems)
+                    sentence = _SentenceBuilder(path, lineno, header, words, problems, most_mentions)
                 if text[0] == "#":
                     if sentence.has_token:
                         problems.error("columns", ScorerError("comment line inside a sentence", (path, lineno)))

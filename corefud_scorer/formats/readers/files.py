@@ -3,15 +3,22 @@ readers name them: the file, and the line of a byte that is not UTF-8.
 
 A gzip file (told by its first bytes, whatever its name, standard input
 included) is read as the text it holds; a file compressed another way is
-refused in one line naming the compression."""
+refused in one line naming the compression.
+
+Files come from strangers, so reading is bounded (:mod:`.limits`): a line
+longer than the limit is refused as soon as that many bytes have come
+without a line end, and a gzip file's text as soon as it passes its limit,
+while it is being decompressed; neither is ever held whole first."""
 
 from __future__ import annotations
 
 import gzip
 import zlib
+from itertools import chain
 from typing import Iterator
 
 from ...errors import ScorerError
+from .limits import MB, limits, variable
 
 GZIP = b"\x1f\x8b"
 # The first bytes of the other compressions a corpus file is kept in, with
@@ -23,33 +30,120 @@ OTHER_COMPRESSIONS = (
     (b"(\xb5/\xfd", "zstd", "unzstd"),
     (b"7z\xbc\xaf\x27\x1c", "7z", "7z x"),
 )
+# Bytes read at a time: one chunk and one line at most are held.
+CHUNK = 1 << 20
 
 
-class _Gunzipped:
-    """A gzip file's text as bytes, line by line or whole; damaged or cut
-    compressed data is an ``OSError`` saying so, as any failure to read."""
+def _megabytes(size: int) -> str:
+    return f"{size / MB:g} MB"
 
-    def __init__(self, path: str):
-        self._file = gzip.open(path, "rb")
 
-    def _guarded(self, step):
+class BoundedText:
+    """A file's bytes (a compressed file's text) in chunks, line by line or
+    whole, refused in one line naming the file and the line where a line
+    grows past the limit or a compressed file's text past its own. Damaged or cut compressed
+    data is an ``OSError`` saying so, as any failure to read."""
+
+    def __init__(self, raw, path: str, compressed: bool):
+        self._raw = raw
+        self._path = path
+        bounds = limits()
+        self._line_limit = bounds.line_bytes
+        self._unpacked_limit = bounds.unpacked_bytes if compressed else None
+        self._read = 0      # bytes of text read so far
+        self._newlines = 0  # line ends before the chunk being read
+        self.ended_with_line_end = False  # once the lines are read: whether the text's last byte is one
+
+    def _chunk(self, size: int = CHUNK) -> bytes:
         try:
-            return step()
+            data = self._raw.read(size)
         except (EOFError, zlib.error, gzip.BadGzipFile) as err:
             raise OSError(f"damaged gzip data ({err})") from None
+        self._read += len(data)
+        if self._unpacked_limit is not None and self._read > self._unpacked_limit:
+            raise ScorerError(f"unpacks to more than {_megabytes(self._unpacked_limit)}, the limit on what a "
+                              f"compressed file may hold ({variable('unpacked_bytes')})", (self._path, self._newlines + 1))
+        return data
+
+    def _too_long(self, line: int) -> ScorerError:
+        return ScorerError(f"a line longer than {_megabytes(self._line_limit)}, the limit on a line "
+                           f"({variable('line_bytes')})", (self._path, line))
 
     def __iter__(self):
+        """The lines, without their ``\\n``."""
+        return chain.from_iterable(self._line_lists())
+
+    def _line_lists(self):
+        pending: list[bytes] = []  # the line under way, in the chunks it came in
+        waiting = 0  # its length
         while True:
-            line = self._guarded(self._file.readline)
-            if not line:
-                return
-            yield line
+            data = self._chunk()
+            if not data:
+                break
+            if b"\n" not in data:  # a long line: joined once it ends, never chunk by chunk
+                pending.append(data)
+                waiting += len(data)
+                if waiting > self._line_limit:
+                    raise self._too_long(self._newlines + 1)
+                continue
+            lines = data.split(b"\n")
+            if pending:
+                lines[0] = b"".join([*pending, lines[0]])
+                pending, waiting = [], 0
+            rest = lines.pop()
+            if max(map(len, lines)) > self._line_limit:
+                raise self._too_long(self._newlines + next(i for i, line in enumerate(lines, 1)
+                                                           if len(line) > self._line_limit))
+            self._newlines += len(lines)
+            if len(rest) > self._line_limit:
+                raise self._too_long(self._newlines + 1)
+            if rest:
+                pending, waiting = [rest], len(rest)
+            yield lines
+        self.ended_with_line_end = not pending  # an empty text too
+        if pending:
+            yield [b"".join(pending)]
 
     def read(self, size: int = -1) -> bytes:
-        return self._guarded(lambda: self._file.read(size))
+        """All the bytes, each line checked; ``size`` bytes at most (unchecked:
+        the start of a file, for telling its format)."""
+        if size >= 0:
+            return self._chunk(size)
+        return b"".join(self.chunks())
+
+    def chunks(self):
+        """The bytes a chunk at a time, each line checked as it comes (what
+        unpacking a zip writes)."""
+        since = 0  # bytes since the last line end
+        while True:
+            data = self._chunk()
+            if not data:
+                return
+            since = self._after_lines(data, since)
+            self._newlines += data.count(b"\n")
+            yield data
+
+    def _after_lines(self, data: bytes, since: int) -> int:
+        """The bytes of ``data`` after its last line end (``since`` more
+        without one), once no line in it is over the limit. Jumps from line
+        end to line end up to a limit apart, so that a chunk of short lines
+        is checked in a few steps."""
+        limit = self._line_limit
+        first = data.find(b"\n")
+        if first < 0:
+            first = len(data)
+        if since + first > limit:
+            raise self._too_long(self._newlines + 1)
+        start = first + 1
+        while len(data) - start > limit:
+            end = data.rfind(b"\n", start, start + limit + 1)
+            if end < 0:
+                raise self._too_long(self._newlines + data.count(b"\n", 0, start) + 1)
+            start = end + 1
+        return since + len(data) if first == len(data) else len(data) - data.rfind(b"\n") - 1
 
     def close(self) -> None:
-        self._file.close()
+        self._raw.close()
 
     def __enter__(self):
         return self
@@ -69,9 +163,9 @@ def _compression(start: bytes, path: str) -> bool:
     return False
 
 
-def open_bytes(path: str, kind: str):
-    """The file opened for reading bytes (a gzip file's text); ``kind``
-    names the format in the error for a directory (``CoNLL-U``,
+def open_bytes(path: str, kind: str) -> BoundedText:
+    """The file opened for reading bytes (a gzip file's text), bounded;
+    ``kind`` names the format in the error for a directory (``CoNLL-U``,
     ``CoNLL-2012``)."""
     try:
         handle = open(path, "rb")
@@ -87,16 +181,16 @@ def open_bytes(path: str, kind: str):
         start = handle.read(8)
         handle.seek(0)
     except OSError:
-        return handle  # a stream that cannot seek: read as it is
+        return BoundedText(handle, path, False)  # a stream that cannot seek: read as it is
     try:
         compressed = _compression(start, path)
     except ScorerError:
         handle.close()
         raise
     if not compressed:
-        return handle
+        return BoundedText(handle, path, False)
     handle.close()
-    return _Gunzipped(path)
+    return BoundedText(gzip.open(path, "rb"), path, True)
 
 
 def head(path: str, size: int = 8192) -> bytes:
@@ -121,7 +215,6 @@ def text_lines(path: str, kind: str, problems=None) -> Iterator[tuple[int, str]]
     lineno = 0
     try:
         with handle:
-            data = b""
             for lineno, data in enumerate(handle, 1):
                 try:
                     text = data.decode("utf-8")
@@ -134,7 +227,7 @@ def text_lines(path: str, kind: str, problems=None) -> Iterator[tuple[int, str]]
                 if lineno == 1 and text.startswith("\ufeff"):
                     text = text[1:]
                 yield lineno, text.rstrip("\r\n")
-            if data.endswith(b"\n") or not lineno:
+            if handle.ended_with_line_end:
                 yield lineno + 1, ""
     except OSError as err:
         raise ScorerError(f"cannot read: {err.strerror or err}", (path, lineno or None)) from None

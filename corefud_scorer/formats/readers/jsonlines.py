@@ -25,6 +25,7 @@ form (:func:`conll2012.coreference_column`), so that both forms get
 from __future__ import annotations
 
 import json
+from itertools import accumulate
 from dataclasses import dataclass, replace
 from typing import Iterator
 
@@ -34,6 +35,7 @@ from ..profile import spans_only_refusals
 from .conll2012 import PROFILE as CONLL_PROFILE
 from .conll2012 import ConllDocument, conll_order
 from .files import read_text
+from .limits import limits, nesting_error
 
 FORMAT = "jsonlines"
 # How a document starts (counted for a progress bar): one object a line.
@@ -141,6 +143,19 @@ def _clusters(value, field: str, size: int, exclusive: bool, path: str, lineno: 
     return out
 
 
+def _within_nesting(clusters: list[list[tuple[int, int]]], size: int, path: str, lineno: int) -> None:
+    """Refuses a document with a word in more mentions than the limit
+    (:mod:`.limits`): the mentions over each word counted in one pass."""
+    change = [0] * (size + 1)
+    for spans in clusters:
+        for start, last in spans:
+            change[start] += 1
+            change[last + 1] -= 1
+    covering = max(accumulate(change), default=0)
+    if covering > limits().mentions_per_word:
+        raise nesting_error(covering, (path, lineno))
+
+
 def _words_of_pieces(obj: dict, path: str, lineno: int):
     """Words (forms), their sentence numbers and each piece's word."""
     pieces = [p for sentence in _list_of(obj["sentences"], "'sentences'", path, lineno)
@@ -199,6 +214,7 @@ def _document(obj: dict, path: str, index: int, lineno: int, words: bool) -> Jso
         clusters = _clusters(obj["clusters"], "clusters", len(forms), False, path, lineno)
     if not forms:
         raise ScorerError(f"document {name!r} has no token", (path, lineno))
+    _within_nesting(clusters, len(forms), path, lineno)
     lengths: list[int] = []
     for previous, s in zip([None, *sentence_of], sentence_of):
         if s != previous:

@@ -10,6 +10,7 @@ import re
 from ...errors import ScorerError
 from ..problems import STOP, Problems
 from ...model import ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, Entity, Mention, NonReferring
+from .limits import limits, nesting_error
 
 PSEUDO_SUFFIX = "-Pseudo"
 # One bracket item of a markable cell: an opening "(attrs" possibly closed at
@@ -81,9 +82,15 @@ class _Builder:
         """The markables of one column, by MarkableID, in order of opening."""
         markables: dict[str, _Markable] = {}
         stack: list[str] = []
+        most = limits().mentions_per_word  # on one word: closing by id scans the open ones
         for cell, line, position, word in self.doc.cells.get(column, ()):
+            covering = len(stack)
             for opening, text, closed_at_once, closing in self._items(column, cell, line):
                 if opening:
+                    covering += 1
+                    if covering > most:
+                        self.problems.error("limit", nesting_error(covering, (self.path, line)))
+                        break
                     self._open(markables, stack, column, text, closed_at_once, line, position, word)
                 else:
                     self._close(markables, stack, column, closing, line, word)
