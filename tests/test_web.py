@@ -531,7 +531,7 @@ def test_a_crash_in_the_scorer_is_not_taken_for_bad_input(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(runner, "score_many", broken)
+    monkeypatch.setattr(runner, "run", broken)
     key = Upload("key", 0, str(EXAMPLE / "key.conllu"), "key.conllu")
     response = Upload("responses", 0, str(EXAMPLE / "response.conllu"), "response.conllu")
     answer = runner.score_request(key, [response], {})
