@@ -21,7 +21,7 @@ def _percent(value, decimals: int) -> str:
 
 
 def _columns(board: Leaderboard) -> list[str]:
-    return list(COLUMNS) + ([ZERO] if board.with_zero else []) + list(board.extra)
+    return list(board.columns) + ([ZERO] if board.with_zero else []) + list(board.extra)
 
 
 def _label(column: str) -> str:
