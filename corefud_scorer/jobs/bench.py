@@ -103,9 +103,14 @@ def pair_folders(key_dir: str, response_dir: str) -> list[Dataset]:
     if unpaired:
         raise ScorerError(f"{len(unpaired)} file(s) without a partner: " + "; ".join(unpaired))
     if not datasets:
-        raise ScorerError("no file of a format the scorer reads (" + ", ".join(f"*{s}" for s in file_suffixes())
-                          + ", plain or .gz)", (key_dir, None))
+        raise ScorerError(no_file_of_a_format(), (key_dir, None))
     return datasets
+
+
+def no_file_of_a_format() -> str:
+    """What a folder without a file to pair lacks."""
+    return ("no file of a format the scorer reads (" + ", ".join(f"*{s}" for s in file_suffixes())
+            + ", in any case, plain or .gz)")
 
 
 def _manifest_fields(line: str) -> list[str]:

@@ -12,11 +12,12 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 
-from .bench import folder_pairs
-from ..formats.same_text import aligned, check_documents, following
 from ..errors import ScorerError
 from ..formats.problems import ERROR, WARNING, Problem, Problems
-from ..formats.readers import profile, read_documents, resolve_format
+from ..formats.readers import read_documents, resolve_format
+from ..formats.same_text import aligned, check_documents, following
+from ..results import Options
+from .bench import folder_pairs, no_file_of_a_format
 
 # Where a warning's example names its line.
 RE_LINE = re.compile(r"\(line (\d+)\)")
@@ -73,7 +74,7 @@ def validate(response: str, key: str, fmt: str | None = None, check_forms: bool 
                 "pairing", "no key file has this name (its dataset is not scored)", path, None, ERROR,
                 ((path, None),)))
         if not datasets and not keys_alone and not responses_alone:
-            raise ScorerError("no *.conllu file", (key, None))
+            raise ScorerError(no_file_of_a_format(), (key, None))
     else:
         validation = Validation([(key, response)])
     for key_path, response_path in validation.pairs:
@@ -93,7 +94,8 @@ def validate_file(response: str, key: str, fmt: str | None = None,
         problems.error("file", err)
         return problems.items
     if check_forms is None:
-        check_forms = profile(fmt).defaults["check_forms"]
+        # The format's default, as scoring takes it.
+        check_forms = Options(format=fmt).check_forms
     documents = []
     try:
         for document in read_documents(response, "response", fmt, problems=problems):
