@@ -118,13 +118,16 @@ def ua_header(options: Options) -> str:
     return text
 
 
-def _scores_line(score: MetricScore, decimals: int = 2) -> str:
-    one_number = score.name in MEASURES and MEASURES[score.name].one_number  # an agreement coefficient
+def _scores_line(score: MetricScore, decimals: int = 2, measure: str | None = None) -> str:
+    """A score's line; ``measure``: the measure a part's score is of (its
+    reason for having no value)."""
+    measure = measure or score.name
+    one_number = measure in MEASURES and MEASURES[measure].one_number  # an agreement coefficient
     if not score.applicable:
         if one_number:
             return NO_VALUE_LINE
         return ("Recall: n/a  Precision: n/a  F1: n/a"
-                f"  (not applicable: {MEASURES[score.name].no_value if score.name in MEASURES else 'no value'})\n")
+                f"  (not applicable: {MEASURES[measure].no_value if measure in MEASURES else 'no value'})\n")
     if one_number:
         return f"Value: {_percent(score.value, decimals)}\n"
     return (f"Recall: {_percent(score.recall, decimals)}  Precision: {_percent(score.precision, decimals)}"
@@ -138,9 +141,9 @@ def _ua_metric_lines(name: str, score: MetricScore, decimals: int = 2) -> list[s
     if name == "bridging":
         parts = score.parts
         return [RULE + "\n", "Bridging anaphora recognition scores:\n",
-                _scores_line(parts["anaphor_recognition"], decimals),
-                "Full bridging scores (Markable Level):\n", _scores_line(parts["markable"], decimals),
-                "Full bridging scores (Entity Level):\n", _scores_line(parts["entity"], decimals)]
+                _scores_line(parts["anaphor_recognition"], decimals, name),
+                "Full bridging scores (Markable Level):\n", _scores_line(parts["markable"], decimals, name),
+                "Full bridging scores (Entity Level):\n", _scores_line(parts["entity"], decimals, name)]
     if name == "empty-nodes":
         lines = [RULE + "\n", "Empty node scores (first DEPS head, and per part what else must match):\n"]
         if not score.applicable:
@@ -447,18 +450,69 @@ def render_table(rows: list[dict], fmt: str, columns: str = "all", decimals: int
         for row in rows:
             writer.writerow(["" if row[c] is None else row[c] for c in shown])
         return out.getvalue()
-    header_cells = [_label(c) for c in shown]
-    body = [[_cell(c, row[c], decimals) for c in shown] for row in rows]
     if fmt == "markdown":
+        header_cells = [_label(c) for c in shown]
+        body = [[_cell(c, row[c], decimals) for c in shown] for row in rows]
         align = ["---" if c in LEFT else "---:" for c in shown]
         lines = ["| " + " | ".join(line) + " |" for line in [header_cells, align] + body]
         return "\n".join(lines) + "\n"
+    return _aligned(rows, shown, decimals)
+
+
+def _aligned(rows: list[dict], shown: list[str], decimals: int) -> str:
+    """The ``shown`` columns of rows as aligned text: names to the left,
+    figures to the right."""
+    header_cells = [_label(c) for c in shown]
+    body = [[_cell(c, row[c], decimals) for c in shown] for row in rows]
     widths = [max(len(r[i]) for r in [header_cells] + body) for i in range(len(shown))]
 
     def line(cells):
         return "  ".join(cell.ljust(w) if c in LEFT else cell.rjust(w)
                          for cell, w, c in zip(cells, widths, shown)).rstrip()
     return "\n".join([line(header_cells)] + [line(r) for r in body]) + "\n"
+
+
+# A terminal's width, which a table of one pair's documents keeps to.
+TERMINAL = 120
+# A document id longer than this is numbered in such a table, with a legend.
+LONGEST_ID = 32
+
+
+def render_fitted(rows: list[dict], decimals: int = 2, width: int = TERMINAL) -> str:
+    """Rows as an aligned text table (:func:`render_table`) no wider than
+    ``width``: one that is wider is cut into blocks of columns, each block
+    repeating the rows' names (system, document), the sizes and CoNLL F1
+    first, each measure's columns kept together; document ids too long to
+    leave room are numbered, with a legend above."""
+    text = render_table(rows, "text", decimals=decimals)
+    if max(len(line) for line in text.splitlines()) <= width:
+        return text
+    legend = ""
+    if any(len(str(row.get("document"))) > LONGEST_ID for row in rows):
+        numbers = {}
+        for row in rows:
+            numbers.setdefault(row["document"], f"#{len(numbers) + 1}")
+        legend = "".join(f"{number}  {document}\n" for document, number in numbers.items()) + "\n"
+        rows = [{**row, "document": numbers[row["document"]]} for row in rows]
+    shown = select_columns(rows, "all")
+    left = [c for c in shown if c in LEFT]
+    groups = [[c for c in shown if c not in left and not _is_score(c)] + [c for c in shown if c == "conll_f1"]]
+    for column in shown:
+        if _is_score(column) and column != "conll_f1":
+            measure = column.rsplit("_", 1)[0]
+            if groups[-1] and groups[-1][0].rsplit("_", 1)[0] == measure and _is_score(groups[-1][0]):
+                groups[-1].append(column)
+            else:
+                groups.append([column])
+    blocks, used = [], width + 1
+    for group in groups:
+        wide = len(_aligned(rows, group, decimals).splitlines()[0]) + 2
+        if not blocks or used + wide > width:
+            blocks.append([])
+            used = len(_aligned(rows, left, decimals).splitlines()[-1])
+        blocks[-1] += group
+        used += wide
+    return legend + "\n".join(_aligned(rows, left + block, decimals) for block in blocks)
 
 
 def benchmark_json(bench, per_doc: bool = False, shared_task: str | None = None) -> dict:
