@@ -16,6 +16,7 @@ group of one response under one setting.
 from __future__ import annotations
 
 import contextlib
+import os
 from dataclasses import dataclass
 from itertools import zip_longest
 from typing import Callable, Iterator
@@ -168,6 +169,10 @@ def opened(groups: list[tuple], settings: list[Options]):
     Errors raised inside name the files as the caller named them."""
     sources = [source for key, responses in groups for source in (key, *responses)]
     with local_files(*sources) as files:
+        for _, path in files:
+            if os.path.isdir(path):
+                raise ScorerError("is a folder, not a file: 'corefud-scorer bench KEY_DIR SYS_DIR' scores "
+                                  "the files of folders, paired by name", (path, None))
         named, at = [], 0
         for _, responses in groups:
             named.append(Group(files[at], files[at + 1:at + 1 + len(responses)]))

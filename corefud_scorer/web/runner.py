@@ -15,6 +15,7 @@ from ..jobs.job import Job, resolve_options, run
 from ..jobs.options import OptionConflict
 from ..jobs.resampling import DEFAULT_SEED, Resampling
 from ..render.json_report import render_scores
+from .options import in_fields
 from .upload import Upload
 
 
@@ -34,13 +35,14 @@ def score_request(key: Upload, responses: list[Upload], asked: dict) -> Answer:
     try:
         return Answer(200, _scores(key, responses, asked))
     except OptionConflict as err:
-        return Answer(422, str(err))
+        return Answer(422, in_fields(str(err)))
     except ScorerError as err:
         named = {place for place, _ in err.where}
         files = [u for u in [key, *responses] if u.name in named]
-        return Answer(400 if files else 422, str(err), files)
+        # The places are file names, said as they are; the message in the service's terms.
+        return Answer(400 if files else 422, str(ScorerError(in_fields(err.message), *err.where)), files)
     except ValueError as err:  # an option the library's types refuse
-        return Answer(422, str(err))
+        return Answer(422, in_fields(str(err)))
     except Exception as err:  # a bug, not bad input
         traceback.print_exc()
         return Answer(500, f"internal error: {type(err).__name__}: {err}")
