@@ -96,7 +96,7 @@ def validate_file(response: str, key: str, fmt: str | None = None,
     if check_forms is None:
         # The format's default, as scoring takes it.
         check_forms = Options(format=fmt).check_forms
-    documents = []
+    documents, stopped = [], False
     try:
         for document in read_documents(response, "response", fmt, problems=problems):
             loaded = document.load(problems)
@@ -109,7 +109,8 @@ def validate_file(response: str, key: str, fmt: str | None = None,
         problems.error("file", err)
         if not documents:
             return problems.items
-    _check_alignment(key_documents, documents, key, response, check_forms, problems)
+        stopped = True
+    _check_alignment(key_documents, documents, key, response, check_forms, problems, stopped)
     return _once(sorted(problems.items, key=lambda p: (p.line is not None, p.line or 0)))
 
 
@@ -140,13 +141,19 @@ def _label(document, index: int):
     return document.doc_id if isinstance(document.newdoc, str) else ("#", index)
 
 
-def _check_alignment(key_documents, documents, key: str, response: str, check_forms, problems: Problems) -> None:
+def _check_alignment(key_documents, documents, key: str, response: str, check_forms, problems: Problems,
+                     stopped: bool = False) -> None:
     """The response's documents aligned with the key's by their ids, each
     pair checked sentence by sentence; a document on one side only is
-    reported, one the response lacks at the response's document it belongs before."""
+    reported, one the response lacks at the response's document it belongs
+    before. Where the reading ``stopped``, the key's documents after the
+    last one read are not missing: they were not looked for."""
     pairs = aligned([_label(d, i) for i, d in enumerate(key_documents)],
                     [_label(d, i) for i, d in enumerate(documents)])
+    last = max((k for k, r in pairs if k is not None and r is not None), default=-1) if stopped else None
     for (k, r), at in zip(pairs, following(pairs, [d.first_line for d in documents])):
+        if r is None and last is not None and k > last:
+            continue
         if r is None:
             missing = key_documents[k]
             problems.error("document-missing", ScorerError(

@@ -504,12 +504,13 @@ def render_fitted(rows: list[dict], decimals: int = 2, width: int = TERMINAL) ->
                 groups[-1].append(column)
             else:
                 groups.append([column])
+    names = max(len(line) for line in _aligned(rows, left, decimals).splitlines())
     blocks, used = [], width + 1
     for group in groups:
-        wide = len(_aligned(rows, group, decimals).splitlines()[0]) + 2
+        wide = 2 + max(len(line) for line in _aligned(rows, group, decimals).splitlines())
         if not blocks or used + wide > width:
             blocks.append([])
-            used = len(_aligned(rows, left, decimals).splitlines()[-1])
+            used = names
         blocks[-1] += group
         used += wide
     return legend + "\n".join(_aligned(rows, left + block, decimals) for block in blocks)
