@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 

@@ -7,7 +7,6 @@ last decimal, the per-document table's width)."""
 from __future__ import annotations
 
 import gzip
-import json
 import re
 import shutil
 import sys

@@ -1004,7 +1004,6 @@ def check_web(agreement, folders, flags, systems):
 
 
 def check_leaderboard(agreement, folders, row):
-    fmt = folders.fmt
     preset = row["scheme"] in PRESETS
     base = (["-t", row["scheme"]] if preset else ["-a", row["scheme"]] if row["scheme"] else []) + list(row["zeros"])
     got = matrix_commands.run("bench", folders.key, folders.systems["sys"], folders.systems["copy"],
