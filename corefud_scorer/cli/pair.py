@@ -82,6 +82,6 @@ def _systems_output(job: Job, outcome: Outcome, args, stdout) -> int:
 
 
 def _per_document_table(rows: list[dict], decimals: int) -> str:
-    from ..render.text import render_fitted
+    from ..render.fitted_table import render_fitted
 
     return render_fitted(rows, decimals)

@@ -410,14 +410,14 @@ def _label(column: str) -> str:
             "documents": "docs"}.get(column, column)
 
 
-def _is_score(column: str) -> bool:
+def is_score(column: str) -> bool:
     return column.endswith(("_recall", "_precision", "_f1", "_value"))
 
 
 def _cell(column: str, value, decimals: int = 2) -> str:
     if value is None:
-        return "n/a" if _is_score(column) else "-"
-    if isinstance(value, float) and _is_score(column):
+        return "n/a" if is_score(column) else "-"
+    if isinstance(value, float) and is_score(column):
         return "%.*f" % (decimals, value * 100)
     return str(value)
 
@@ -456,10 +456,10 @@ def render_table(rows: list[dict], fmt: str, columns: str = "all", decimals: int
         align = ["---" if c in LEFT else "---:" for c in shown]
         lines = ["| " + " | ".join(line) + " |" for line in [header_cells, align] + body]
         return "\n".join(lines) + "\n"
-    return _aligned(rows, shown, decimals)
+    return aligned(rows, shown, decimals)
 
 
-def _aligned(rows: list[dict], shown: list[str], decimals: int) -> str:
+def aligned(rows: list[dict], shown: list[str], decimals: int) -> str:
     """The ``shown`` columns of rows as aligned text: names to the left,
     figures to the right."""
     header_cells = [_label(c) for c in shown]
@@ -470,50 +470,6 @@ def _aligned(rows: list[dict], shown: list[str], decimals: int) -> str:
         return "  ".join(cell.ljust(w) if c in LEFT else cell.rjust(w)
                          for cell, w, c in zip(cells, widths, shown)).rstrip()
     return "\n".join([line(header_cells)] + [line(r) for r in body]) + "\n"
-
-
-# A terminal's width, which a table of one pair's documents keeps to.
-TERMINAL = 120
-# A document id longer than this is numbered in such a table, with a legend.
-LONGEST_ID = 32
-
-
-def render_fitted(rows: list[dict], decimals: int = 2, width: int = TERMINAL) -> str:
-    """Rows as an aligned text table (:func:`render_table`) no wider than
-    ``width``: one that is wider is cut into blocks of columns, each block
-    repeating the rows' names (system, document), the sizes and CoNLL F1
-    first, each measure's columns kept together; document ids too long to
-    leave room are numbered, with a legend above."""
-    text = render_table(rows, "text", decimals=decimals)
-    if max(len(line) for line in text.splitlines()) <= width:
-        return text
-    legend = ""
-    if any(len(str(row.get("document"))) > LONGEST_ID for row in rows):
-        numbers = {}
-        for row in rows:
-            numbers.setdefault(row["document"], f"#{len(numbers) + 1}")
-        legend = "".join(f"{number}  {document}\n" for document, number in numbers.items()) + "\n"
-        rows = [{**row, "document": numbers[row["document"]]} for row in rows]
-    shown = select_columns(rows, "all")
-    left = [c for c in shown if c in LEFT]
-    groups = [[c for c in shown if c not in left and not _is_score(c)] + [c for c in shown if c == "conll_f1"]]
-    for column in shown:
-        if _is_score(column) and column != "conll_f1":
-            measure = column.rsplit("_", 1)[0]
-            if groups[-1] and groups[-1][0].rsplit("_", 1)[0] == measure and _is_score(groups[-1][0]):
-                groups[-1].append(column)
-            else:
-                groups.append([column])
-    names = max(len(line) for line in _aligned(rows, left, decimals).splitlines())
-    blocks, used = [], width + 1
-    for group in groups:
-        wide = 2 + max(len(line) for line in _aligned(rows, group, decimals).splitlines())
-        if not blocks or used + wide > width:
-            blocks.append([])
-            used = names
-        blocks[-1] += group
-        used += wide
-    return legend + "\n".join(_aligned(rows, left + block, decimals) for block in blocks)
 
 
 def benchmark_json(bench, per_doc: bool = False, shared_task: str | None = None) -> dict:
