@@ -204,8 +204,8 @@ def test_a_folder_given_as_a_file_points_to_bench(tmp_path):
         run = run_cli(*args)
         assert run.code == 2 and run.out == ""
         (line,) = run.err.splitlines()
-        assert re.fullmatch(r"corefud-scorer: error: \S+: is a folder, not a file: 'corefud-scorer bench KEY_DIR "
-                            r"SYS_DIR' scores the files of folders, paired by name", line), line
+        assert re.fullmatch(r"corefud-scorer: error: \S+: is a directory, not a file: 'corefud-scorer bench "
+                            r"KEY_DIR SYS_DIR' scores the files of two folders, paired by name", line), line
 
 
 def test_a_p_value_below_the_last_decimal_is_not_printed_as_zero(tmp_path):

@@ -171,8 +171,8 @@ def opened(groups: list[tuple], settings: list[Options]):
     with local_files(*sources) as files:
         for _, path in files:
             if os.path.isdir(path):
-                raise ScorerError("is a folder, not a file: 'corefud-scorer bench KEY_DIR SYS_DIR' scores "
-                                  "the files of folders, paired by name", (path, None))
+                raise ScorerError("is a directory, not a file: 'corefud-scorer bench KEY_DIR SYS_DIR' scores "
+                                  "the files of two folders, paired by name", (path, None))
         named, at = [], 0
         for _, responses in groups:
             named.append(Group(files[at], files[at + 1:at + 1 + len(responses)]))
