@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from corefud_scorer.option_fields import FIELDS
+from corefud_scorer.jobs.options import FIELDS
 
 from conftest import run_cli
 import matrix_files
@@ -62,7 +62,7 @@ def write_folders(root: Path, case: str, seed: int = 7) -> Folders:
 
 def dataset_of(file_name: str) -> str:
     """The dataset bench names a file by."""
-    from corefud_scorer.benchmark import dataset_name
+    from corefud_scorer.jobs.bench import dataset_name
 
     return dataset_name(file_name)
 

@@ -236,9 +236,9 @@ def _long_ids(paths, long_id):
 @pytest.mark.parametrize("systems", [1, 2])
 def test_the_per_document_table_fits_a_terminal(tmp_path, systems):
     from corefud_scorer import Options, score
-    from corefud_scorer.registry import MEASURES
+    from corefud_scorer.measures.registry import MEASURES
     from corefud_scorer.render.fitted_table import render_fitted
-    from corefud_scorer.report import document_rows, render_table
+    from corefud_scorer.render.text import document_rows, render_table
     from corefud_scorer.results import EVERY_METRICS
 
     key, copy, response = matrix_files.write_pair(tmp_path, "ua", "rich", seed=7)

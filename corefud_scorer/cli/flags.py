@@ -324,7 +324,7 @@ def checked(parser: argparse.ArgumentParser, job):
 
 
 def run_job(job, args, stderr):
-    """:func:`.job.run` with progress bars on a terminal (documents, then
+    """:func:`~corefud_scorer.jobs.job.run` with progress bars on a terminal (documents, then
     resampling), and its warnings on stderr unless -q: the scoring's, then
     the comparison's (too few documents)."""
     from ..jobs.job import run

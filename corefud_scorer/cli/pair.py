@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .. import memory
-from ..jobs.job import Job, Outcome
+from ..jobs.job import Job, JobResult
 from ..presets import describe
 from ..render.json_report import render_scores
 from ..render.text import document_rows
@@ -57,7 +57,7 @@ def pair_main(argv: list[str], stdout, stderr, commands: Mapping[str, str] | Non
     return 0
 
 
-def _systems_output(job: Job, outcome: Outcome, args, stdout) -> int:
+def _systems_output(job: Job, outcome: JobResult, args, stdout) -> int:
     """Several responses against one key, or intervals or tests asked for."""
     from ..jobs.comparison import render
     from ..render.text import header

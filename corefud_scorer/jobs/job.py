@@ -1,6 +1,6 @@
 """One scoring job, whatever front end asks for it: the files (a key and
 its responses, or datasets of them), the options, resampling and the error
-analysis in, one :class:`Outcome` out.
+analysis in, one :class:`JobResult` out.
 
 ``corefud-scorer KEY SYS...``, ``bench`` and the web service build a
 :class:`Job` and call :func:`run`, so that for the same files and options
@@ -72,7 +72,7 @@ class Job:
 
 
 @dataclass
-class Outcome:
+class JobResult:
     """What a job gives: the options as scored (the defaults of the files'
     format), per system its results (one per group), per system its
     benchmark (a benchmark job), the comparison (several systems, or
@@ -85,19 +85,15 @@ class Outcome:
     systems: Systems | None = None
     errors: object | None = None
 
-    @property
-    def format(self) -> str | None:
-        return self.options.format
 
-
-def run(job: Job, progress=None, resampling_bar=None) -> Outcome:
+def run(job: Job, progress=None, resampling_bar=None) -> JobResult:
     """Score the job. ``progress`` is called with the flat index of each
     (group, response) pair and each document's result as it is scored;
     ``resampling_bar``, called once resampling starts, gives a bar (with
     ``update`` and ``close``) or None."""
     (options,), (per_group,) = score_files(job.groups, [job.options], job.jobs, progress)
     results = [[group[s] for group in per_group] for s in range(len(job.names))]
-    outcome = Outcome(options, results, signature_of(options, options.format, job.resampling))
+    outcome = JobResult(options, results, signature_of(options, options.format, job.resampling))
     if job.datasets is not None:
         outcome.benches = [assemble(datasets, options, per_system)
                            for datasets, per_system in zip(job.datasets, results)]
@@ -111,7 +107,7 @@ def run(job: Job, progress=None, resampling_bar=None) -> Outcome:
     return outcome
 
 
-def _compare(job: Job, outcome: Outcome, resampling_bar) -> Systems:
+def _compare(job: Job, outcome: JobResult, resampling_bar) -> Systems:
     """Intervals and tests over the systems' documents (within each dataset
     for a benchmark, whose figures are its macro-averages)."""
     if outcome.benches is not None:
