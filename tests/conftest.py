@@ -57,13 +57,17 @@ def pytest_testnodedown(node, error):
 
 
 def pytest_terminal_summary(terminalreporter):
-    if not MATRIX_TOTALS["runs"]:
+    if not MATRIX_TOTALS["runs"] and not MATRIX_TOTALS["command_runs"]:
         return
     totals = MATRIX_TOTALS
     terminalreporter.write_line(
         f"matrix ({'long' if LONG else 'sample'}): {totals['runs']} runs, {totals['figures']} figures checked, "
         f"{totals['refused']} refused with one error line, {totals['explained']} perfect responses read as "
         "the reference scorers read a repeated span, with its warning")
+    terminalreporter.write_line(
+        f"matrix of commands ({'long' if LONG else 'sample'}): {totals['command_runs']} command x format x option "
+        f"runs, {totals['command_figures']} figures compared with single pairs, {totals['command_refused']} "
+        "refused in one line as the pair is")
     for message, count in MATRIX_REFUSALS.most_common(8):
         terminalreporter.write_line(f"  refused {count} times: {message}")
 

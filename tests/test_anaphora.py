@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from corefud_scorer import Options, score
+from corefud_scorer.errors import ScorerError
 from corefud_scorer.cli import main
 from corefud_scorer.alignment.match import align, craft_score
 from corefud_scorer.model import Mention
@@ -78,14 +79,15 @@ def test_bridging_and_non_referring_worked_by_hand():
 
 def test_ua_and_corefud_files_give_the_same_numbers():
     ua = score(*UA, Options(metrics=EVERY, format="ua", keep_zeros=False, **SPLIT)).metrics
-    corefud = score(*COREFUD, Options(metrics=EVERY, **SPLIT)).metrics
-    for name in EVERY:
-        if name == "non-referring":
-            continue  # CorefUD files have no non-referring markables
+    # CorefUD files have no non-referring markables: asked for, they are refused.
+    held = tuple(name for name in EVERY if name != "non-referring")
+    corefud = score(*COREFUD, Options(metrics=held, **SPLIT)).metrics
+    for name in held:
         assert triple(ua[name]) == triple(corefud[name]), name
         for part in ua[name].parts:
             assert triple(ua[name].parts[part]) == triple(corefud[name].parts[part])
-    assert triple(corefud["non-referring"]) == (0.0, 0.0, 0.0)
+    with pytest.raises(ScorerError, match="^-m non-referring: CorefUD files have no non-referring markables"):
+        score(*COREFUD, Options(metrics=EVERY, **SPLIT))
 
 
 def test_entity_level_bridging(tmp_path):

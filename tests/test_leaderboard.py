@@ -240,7 +240,7 @@ def test_each_document_is_read_and_loaded_once(generated, monkeypatch, extra):
 
     monkeypatch.setattr(corefud.CorefUDDocument, "load", counting_load)
     systems = [pair_folders(str(generated["gold"]), str(generated[k])) for k in ("base", "mixed")]
-    board = build(["base", "mixed"], systems, Options.preset("crac26"), Resampling(paired_bs=50), extra=extra)
+    board = build(["base", "mixed"], systems, Options.preset("crac26"), Resampling(paired_bs=50), metrics=extra)
     for dataset in systems[0]:
         assert loads.count(dataset.key) == 10
     assert loads.count(systems[1][0].response) == 10 and len(loads) == 3 * 2 * 10

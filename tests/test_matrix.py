@@ -38,6 +38,7 @@ from corefud_scorer.measures.registry import MEASURES
 from corefud_scorer.results import CONLL_PARTS, EVERY_METRICS, Options, all_metrics, every_metric
 
 from conftest import LONG, MATRIX_REFUSALS, MATRIX_TOTALS, ROOT, run_cli
+import matrix_commands
 import matrix_files
 
 PEERS = ROOT.parent / "peers"
@@ -798,3 +799,288 @@ def test_matrix_real(real_files, name, fmt, flags, response):
         gc.enable()
         gc.collect()
     assert_clean(check)
+
+
+# --- every command against single pairs ---
+#
+# bench (one system or two), bench --leaderboard, validate, the error
+# analysis (``errors``) and the web service's scoring function, each on
+# folders of every format (release names and gzip files among them), under
+# the option sets it takes: either its figures equal those of the single
+# pairs of the same files, to the bit, or it refuses in one line, as the
+# pair does.
+
+COMMAND_CASES = tuple(matrix_commands.CASES)
+PAIRS = matrix_commands.Pairs()
+# What bench refuses on its own: --sync all prints one pair's four score sets.
+BENCH_ONLY_REFUSALS = ("--sync all prints one pair of files' four score sets",)
+# The leaderboard's own columns: partial-craft has none.
+LEADERBOARD_ONLY_REFUSALS = ("--leaderboard: its columns are head, partial and exact matching",
+                             "so no column of the results table")
+
+
+@pytest.fixture(scope="session")
+def case_folders(tmp_path_factory):
+    root = tmp_path_factory.mktemp("commands")
+    made: dict = {}
+
+    def get(case: str) -> matrix_commands.Folders:
+        if case not in made:
+            made[case] = matrix_commands.write_folders(root / case, case)
+        return made[case]
+    return get
+
+
+def _axes_format(fmt: str) -> str:
+    """The matrix's axes of a format: jsonlines files hold what CoNLL-2012 files hold."""
+    return "conll" if fmt == "jsonlines" else fmt
+
+
+def _command_axes(command: str, fmt: str) -> list[dict]:
+    """The option axes a command takes, with the presets' own."""
+    fmt = _axes_format(fmt)
+    extras = {"bench": ((), ("--confidence", "20"), ("--per-doc",)), "errors": ((),),
+              "web": ((), ("--errors",), ("--confidence", "20"), ("--per-doc",))}[command]
+    sets = [{**axes(fmt), "extra": extras}] + ([{**preset_axes(fmt), "extra": extras}] if fmt != "conll" else [])
+    if command != "errors":
+        sets = [{**values, "systems": (1, 2)} for values in sets]
+    return sets
+
+
+def _leaderboard_rows(fmt: str) -> list[dict]:
+    fmt = _axes_format(fmt)
+    schemes = MATCHES[fmt] + (PRESETS if fmt != "conll" else ())
+    return [{"scheme": s, "zeros": z, "metrics": m} for s in schemes for z in ZEROS[fmt]
+            for m in ((), ("-m", "mention"), ("-m", "lea", "zero"), ("-m", "every"))]
+
+
+def _command_cases():
+    """(id, command, case, row) for each run: every all-pairs row under
+    COREFUD_TESTS=long, a few per command and case in the sample."""
+    cases = []
+    for c, case in enumerate(COMMAND_CASES):
+        fmt = matrix_commands.CASES[case][0]
+        for command in ("bench", "errors", "web"):
+            rows = [row for values in _command_axes(command, fmt) for row in pairwise(values, seed=5 + c)]
+            if not LONG:
+                rows = rows[c % 3::len(rows) // 3 + 1]
+            # The format's defaults: no -a, -m or preset.
+            rows = [{"scheme": None, "systems": 1 + c % 2}] + rows
+            cases += [(f"{command}-{case}-{i}", command, case, row) for i, row in enumerate(rows)]
+        rows = _leaderboard_rows(fmt)
+        if not LONG:
+            rows = rows[c::len(rows) // 2 + 1]
+        rows = [{"scheme": None, "zeros": (), "metrics": ()}] + rows
+        cases += [(f"leaderboard-{case}-{i}", "leaderboard", case, row) for i, row in enumerate(rows)]
+        for i, row in enumerate(VALIDATE_ROWS if LONG else VALIDATE_ROWS[c % 2::3]):
+            cases.append((f"validate-{case}-{i}", "validate", case, row))
+    return cases
+
+
+VALIDATE_ROWS = [{"flags": flags, "system": system} for system in ("sys", "copy")
+                 for flags in ((), ("--no-form-check",), ("--form-check",), ("--format", "ua"))]
+COMMAND_RUNS = _command_cases()
+
+
+def _flags(fmt: str, row: dict) -> list[str]:
+    """A row's flags: flags_of's, without the --per-doc the long form adds to pairs."""
+    if row["scheme"] is None:
+        return []
+    flags = flags_of(_axes_format(fmt), row)
+    if LONG and "--per-doc" not in row["extra"]:
+        flags.remove("--per-doc")
+    return flags
+
+
+class Agreement:
+    """A command's run held to single pairs: its problems and the figures compared."""
+
+    def __init__(self, label: str):
+        self.label, self.problems, self.figures = label, [], 0
+
+    def same(self, where: str, got: dict, expected: dict) -> None:
+        self.figures += len(expected)
+        if got != expected:
+            wrong = sorted(k for k in set(got) | set(expected) if got.get(k, "absent") != expected.get(k, "absent"))
+            self.problems.append(f"{where}: {len(wrong)} figures differ, e.g. "
+                                 + "; ".join(f"{k}: {got.get(k, 'absent')!r} != {expected.get(k, 'absent')!r}"
+                                             for k in wrong[:4]))
+
+    def outcomes(self, where: str, got, expected, own: tuple = ()) -> bool:
+        """Both succeeded (True), or both refused in one line, or the command
+        refused by a rule of its own (``own``)."""
+        for name, o in (("command", got), ("pair", expected)):
+            if o.broken:
+                self.problems.append(f"{where}: the {name} ended badly: {o.broken}")
+                return False
+        if got.refusal and (expected.refusal or any(rule in got.refusal for rule in own)):
+            TOTALS["command_refused"] += 1
+            REFUSALS[re.sub(r"\S*/\S*", "FILE", got.refusal)[:150]] += 1
+            return False
+        if got.refusal or expected.refusal:
+            self.problems.append(f"{where}: the command {'refused: ' + got.refusal if got.refusal else 'scored'} "
+                                 f"but the pair {'refused: ' + expected.refusal if expected.refusal else 'scored'}")
+            return False
+        return True
+
+    def scored(self, where: str, outcome) -> bool:
+        """A single pair the command's figures are compared with scored."""
+        if outcome.code != 0:
+            self.problems.append(f"{where}: the pair did not score: {outcome.refusal or outcome.broken}")
+        return outcome.code == 0
+
+    def done(self) -> None:
+        TOTALS["command_runs"] += 1
+        TOTALS["command_figures"] += self.figures
+        assert not self.problems, f"{self.label}:\n  " + "\n  ".join(self.problems[:20])
+
+
+def _metrics(data: dict) -> dict:
+    return matrix_commands.figures(data["metrics"])
+
+
+def check_bench(agreement, folders, flags, systems):
+    names = ["sys", "copy"][:systems]
+    got = matrix_commands.run("bench", folders.key, *[folders.systems[n] for n in names],
+                              "--names", ",".join(names), *flags, "--output", "json")
+    pairs = {d: PAIRS(folders.key / f, *[folders.systems[n] / f for n in names], flags)
+             for d, f in folders.files.items()}
+    for dataset, pair in pairs.items():
+        if not agreement.outcomes(dataset, got, pair, BENCH_ONLY_REFUSALS):
+            return
+    entries = got.data["systems"] if systems > 1 else [got.data]
+    for s, (name, entry) in enumerate(zip(names, entries)):
+        singles = {d: (pair.data["systems"][s] if systems > 1 or "systems" in pair.data else pair.data)
+                   for d, pair in pairs.items()}
+        for dataset in entry["datasets"]:
+            agreement.same(f"{name} {dataset['dataset']}", _metrics(dataset), _metrics(singles[dataset["dataset"]]))
+        for row in entry.get("per_document") or []:
+            single = next(r for r in singles[row["dataset"]]["per_document"] if r["document"] == row["document"])
+            agreement.same(f"{name} {row['dataset']} {row['document']}", _metrics(row), _metrics(single))
+        expected = {}
+        for metric, figure in entry["macro"]["metrics"].items():
+            scores = [singles[d]["metrics"][metric] for d in folders.files]
+            if metric == "conll":
+                expected[f"{metric}.f1"] = matrix_commands.mean([x["f1"] for x in scores])
+                continue
+            used = [x for x in scores if x.get("recall") is not None or x.get("value") is not None]
+            for field in ("recall", "precision", "f1", "value"):
+                if field in figure:
+                    expected[f"{metric}.{field}"] = matrix_commands.mean([x[field] for x in used]) if used else None
+        macro = {f"{m}.{k}": v for m, figure in entry["macro"]["metrics"].items() for k, v in figure.items()
+                 if k in ("recall", "precision", "f1", "value")}
+        agreement.same(f"{name} macro-average", macro, expected)
+
+
+def check_error_analysis(agreement, folders, flags):
+    for dataset, file in folders.files.items():
+        for name, folder in folders.systems.items():
+            got = matrix_commands.run("errors", folders.key / file, folder / file, *flags, "--output", "json")
+            pair = PAIRS(folders.key / file, folder / file, [*flags, "--errors"])
+            if agreement.outcomes(f"{name} {dataset}", got, pair):
+                agreement.same(f"{name} {dataset} errors", matrix_commands.figures(got.data["errors"]),
+                               matrix_commands.figures(pair.data["errors"]))
+
+
+def check_web(agreement, folders, flags, systems):
+    from corefud_scorer.cli.flags import short_names
+    from corefud_scorer.web.runner import score_request
+    from corefud_scorer.web.upload import Upload
+
+    for dataset, file in folders.files.items():
+        paths = [folders.systems[n] / file for n in ("sys", "copy")[:systems]]
+        names = short_names([str(p) for p in paths])
+        answer = score_request(Upload("key", 0, str(folders.key / file), file),
+                               [Upload("responses", i, str(p), n) for i, (p, n) in enumerate(zip(paths, names))],
+                               matrix_commands.fields_of(flags))
+        got = (matrix_commands.Outcome(0, json.loads(answer.text)) if answer.status == 200 else
+               matrix_commands.Outcome(2, refusal=f"error: {answer.text}") if "\n" not in answer.text else
+               matrix_commands.Outcome(answer.status, broken=answer.text))
+        pair = PAIRS(folders.key / file, *paths, flags)
+        if agreement.outcomes(dataset, got, pair):
+            strip = lambda data: {k: v for k, v in matrix_commands.figures(data).items()  # noqa: E731
+                                  if "settings" not in k and "warnings" not in k}
+            agreement.same(dataset, strip(got.data), strip(pair.data))
+
+
+def check_leaderboard(agreement, folders, row):
+    preset = row["scheme"] in PRESETS
+    base = (["-t", row["scheme"]] if preset else ["-a", row["scheme"]] if row["scheme"] else []) + list(row["zeros"])
+    got = matrix_commands.run("bench", folders.key, folders.systems["sys"], folders.systems["copy"],
+                              "--names", "sys,copy", "--leaderboard", "--paired-bs", "20", *base, *row["metrics"],
+                              "--output", "json")
+    probe = PAIRS(folders.key / next(iter(folders.files.values())), folders.systems["sys"]
+                  / next(iter(folders.files.values())), base)
+    if not agreement.outcomes("options", got, probe, LEADERBOARD_ONLY_REFUSALS):
+        return
+    board = got.data
+    settings = probe.data["settings"]
+    # Ranked as a single pair of the files is scored: its matching, its zero score.
+    if board["primary"] != settings["match"]:
+        agreement.problems.append(f"ranked by {board['primary']} matching, but a pair is scored by {settings['match']}")
+    if board["zero"] is not None and "zero" not in settings["metrics"] + list(row["metrics"]):
+        agreement.problems.append(f"a zero column, but a pair is scored by {settings['metrics']}")
+    zero = ["-z", settings["zero_match_method"]] + (["--keep-zeros"] if "--keep-zeros" in row["zeros"] else [])
+    extra = [m for m in row["metrics"][1:]]
+
+    def pair(match, system, file, singletons=False):
+        flags = ["-a", match, *zero, "-m", *CONLL_PARTS, *(("zero",) if board["zero"] is not None else ()),
+                 *extra, *(["-s"] if singletons else [])]
+        return PAIRS(folders.key / file, folders.systems[system] / file, flags)
+
+    primary, extra_columns = board["primary"], board_extra(board)
+    for entry in board["leaderboard"]:
+        system = entry["system"]
+        for column in [k for k in entry if k not in ("system", "rank", "cluster", *extra_columns)]:
+            match, singletons = (primary, True) if column == "with_singletons" else (column, False)
+            runs = [pair(match, system, f, singletons) for f in folders.files.values()]
+            if all(agreement.scored(f"{system} {column}", r) for r in runs):
+                agreement.same(f"{system} {column}", {column: entry[column]},
+                               {column: matrix_commands.mean([r.data["metrics"]["conll"]["f1"] for r in runs])})
+    for dataset in board["datasets"]:
+        file = folders.files[dataset["dataset"]]
+        for entry in dataset["systems"]:
+            single = pair(primary, entry["system"], file)
+            if not agreement.scored(dataset["dataset"], single):
+                continue
+            got_figures = {k: v for k, v in entry.items() if k != "system"}
+            expected = {primary: single.data["metrics"]["conll"]["f1"],
+                        **({"zero": single.data["metrics"]["zero"]["f1"]} if "zero" in entry else {}),
+                        **{m: single.data["metrics"][m]["f1"] for m in extra_columns}}
+            agreement.same(f"{entry['system']} {dataset['dataset']}", got_figures, expected)
+
+
+def board_extra(board: dict) -> list[str]:
+    first = board["leaderboard"][0]
+    return [k for k in first if k not in ("system", "rank", "cluster", "head", "partial", "exact", "with_singletons")]
+
+
+def check_validate(agreement, folders, row):
+    for dataset, file in folders.files.items():
+        response = folders.systems[row["system"]] / file
+        got = matrix_commands.run("validate", response, "--key", folders.key / file, *row["flags"])
+        pair = PAIRS(folders.key / file, response, list(row["flags"]))
+        agreement.figures += 1
+        # validate's verdict is the pair's: scored (exit 0), or not (exit 2).
+        if (got.code == 0) != (pair.code == 0) or got.code not in (0, 2):
+            agreement.problems.append(f"{dataset}: validate exits {got.code} but the pair {pair.code} "
+                                      f"({pair.refusal or ''})")
+
+
+@pytest.mark.parametrize("command,case,row", [c[1:] for c in COMMAND_RUNS], ids=[c[0] for c in COMMAND_RUNS])
+def test_every_command_agrees_with_single_pairs(case_folders, command, case, row):
+    folders = case_folders(case)
+    agreement = Agreement(f"{command} on {case}: {row}")
+    if command == "leaderboard":
+        check_leaderboard(agreement, folders, row)
+    elif command == "validate":
+        check_validate(agreement, folders, row)
+    else:
+        flags = _flags(folders.fmt, row)
+        if command == "bench":
+            check_bench(agreement, folders, flags, row["systems"])
+        elif command == "errors":
+            check_error_analysis(agreement, folders, flags)
+        else:
+            check_web(agreement, folders, flags, row["systems"])
+    agreement.done()

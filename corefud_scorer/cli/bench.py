@@ -6,17 +6,16 @@ from __future__ import annotations
 from .. import memory
 from ..presets import describe
 
-from .flags import (Progress, as_scored, build_bench_parser, compare_systems, distinct, measures_alone, options_from,
-                    names_from, primary_line, report_warnings, resampling_from, signature_of)
+from .flags import (build_bench_parser, checked, distinct, options_from, names_from, primary_line, resampling_from,
+                    run_job)
 
 
 def bench_main(argv: list[str], stdout, stderr) -> int:
     """Many datasets at once (KEY_DIR SYS_DIR or a manifest), macro- and micro-averaged.
 
     (``corefud-scorer bench``; the first line is its line in ``--help``.)"""
-    from ..jobs.bench import benchmark, benchmark_systems, pair_folders, read_manifest
-    from ..render.text import benchmark_json, benchmark_rows, render_json, render_table
-    from ..render.json_report import systems_json
+    from ..jobs.bench import pair_folders, read_manifest
+    from ..jobs.job import Job
 
     parser = build_bench_parser()
     args = parser.parse_args(argv)
@@ -31,10 +30,12 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
     if several:
         distinct(parser, args.inputs[1:])
     resampling = resampling_from(args, parser, len(args.inputs) - 1 if len(args.inputs) > 1 else 1)
-    measures_alone(parser, options, several or resampling.asked)
+    systems = args.inputs if len(args.inputs) == 1 else args.inputs[1:]
+    # What the job can honour, before a folder is read.
+    checked(parser, Job([], options, list(systems), resampling))
     if options.sync == "all":
         parser.error("--sync all prints one pair of files' four score sets; give bench one synchronisation")
-    names = names_from(args, parser, args.inputs if len(args.inputs) == 1 else args.inputs[1:])
+    names = names_from(args, parser, systems)
     if args.plot:
         from ..render.plot import check_plot_path
 
@@ -44,32 +45,21 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
         systems_datasets = [read_manifest(args.inputs[0])]
     else:
         systems_datasets = [pair_folders(args.inputs[0], folder) for folder in args.inputs[1:]]
-    pairs = [(d.key, d.response) for i in range(len(systems_datasets[0])) for d in
-             (datasets[i] for datasets in systems_datasets)]
-    progress = Progress(pairs, stderr, args.quiet)
-    try:
-        if several:
-            benches = benchmark_systems(systems_datasets, options, args.jobs, progress if progress.bar else None)
-        else:
-            benches = [benchmark(systems_datasets[0], options, args.jobs, progress if progress.bar else None)]
-    finally:
-        progress.close()
+    outcome = run_job(Job.bench(systems_datasets, options, names, resampling=resampling, jobs=args.jobs),
+                      args, stderr)
+    benches, systems = outcome.benches, outcome.systems
     if args.plot:
         from ..render.plot import plot_benchmark
 
         plot_benchmark(benches, args.plot, names)
-    for bench in benches:
-        report_warnings(bench.results, args, stderr)
-    fmt = benches[0].results[0].settings.get("format") if benches[0].results else None
-    options = as_scored(options, benches[0].results)
-    signature = signature_of(options, fmt, resampling)
-    systems = None
-    if several or resampling.asked:
-        from ..jobs.comparison import macro_figures
+    return _write(stdout, args, names, benches, systems, outcome.signature)
 
-        systems = compare_systems(names, [[r.documents for r in bench.results] for bench in benches],
-                                  [macro_figures(bench) for bench in benches], options, resampling, signature,
-                                  args, stderr, [dataset.name for dataset in benches[0].datasets])
+
+def _write(stdout, args, names, benches, systems, signature) -> int:
+    from ..render.text import benchmark_json, benchmark_rows, render_json, render_table
+    from ..render.json_report import systems_json
+
+    several = len(benches) > 1
     if args.output == "json":
         from ..jobs.comparison import add_intervals
 

@@ -10,16 +10,14 @@ import re
 from collections.abc import Mapping
 
 from .. import __version__
-from ..errors import ScorerError
 from ..alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from ..jobs.parallel import WARM_UP, default_jobs
 from ..presets import PRESETS
 from ..formats.readers import formats, profiles
 from ..jobs.confined import Budget
-from ..jobs.options import OptionConflict, check_compared, check_tests, resolve
+from ..jobs.options import OptionConflict, check_tests
 from ..jobs.resampling import (AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, MAX_AR_TRIALS,
                                MAX_BOOTSTRAP_SAMPLES, Resampling)
-from ..render.json_report import as_scored, signature_of  # noqa: F401  (the commands' names)
 from ..results import GROUPS, METRIC_NAMES, SYNC_CHOICES, Options
 from ..measures.totals import headline, primary_figure
 
@@ -268,27 +266,15 @@ def resampling_from(args: argparse.Namespace, parser: argparse.ArgumentParser, s
     return resampling
 
 
-def measures_alone(parser: argparse.ArgumentParser, options: Options, compared: bool) -> None:
-    """What several systems, intervals and tests can resample
-    (:func:`~corefud_scorer.jobs.options.check_compared`), as a usage error."""
-    try:
-        check_compared(options, compared)
-    except OptionConflict as err:
-        parser.error(str(err))
-
-
-def _format_of(args: argparse.Namespace) -> str:
-    """The format asked for, or the key file's (the library checks the
-    response's); ``bench`` reads CorefUD unless told."""
-    if args.format:
-        return args.format
+def _key_of(args: argparse.Namespace):
+    """The key whose format the options are resolved for: the pair's key
+    file, or the first key ``bench`` reads (:func:`~corefud_scorer.jobs.bench.first_key`)."""
     key = getattr(args, "key_file", None)
-    from ..formats.readers import DEFAULT_FORMAT, detect_format
+    if key is None and getattr(args, "inputs", None):
+        from ..jobs.bench import first_key
 
-    if key is None or key == "-":
-        return DEFAULT_FORMAT
-
-    return detect_format(key)
+        key = first_key(args.inputs)
+    return key
 
 
 def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
@@ -297,8 +283,10 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
     rule every front end follows); a contradiction is a usage error, a
     setting the format cannot honour the options' own one-line refusal,
     both before any file is read."""
+    from ..jobs.job import resolve_options
+
     try:
-        resolved = resolve(vars(args), _format_of(args))
+        resolved = resolve_options(vars(args), _key_of(args))
     except OptionConflict as err:
         parser.error(str(err))
     if stderr is not None and not args.quiet:
@@ -351,38 +339,34 @@ def resampling_bar(resampling: Resampling, stderr, quiet: bool):
                 dynamic_ncols=True, leave=False, delay=RESAMPLING_DELAY)
 
 
-def compare_systems(names, documents, figures, options: Options, resampling: Resampling, signature: str,
-                    args, stderr, groups: list[str] | None = None):
-    """:func:`~corefud_scorer.jobs.comparison.compare` with a progress bar on a terminal, and its
-    warnings (too few documents) on stderr unless -q."""
-    from ..jobs.comparison import compare
-
-    bar = resampling_bar(resampling, stderr, args.quiet)
+def checked(parser: argparse.ArgumentParser, job):
+    """The job, once it is known to be one it can honour
+    (:meth:`~corefud_scorer.jobs.job.Job.check`); else a usage error."""
     try:
-        systems = compare(names, documents, figures, options.metric_list, resampling, signature,
-                          bar.update if bar is not None else None, groups)
-    except MemoryError:
-        # Under a memory limit below a block's needs (numpy's _ArrayMemoryError).
-        raise ScorerError(f"not enough memory to resample {resampling.work:,} samples and trials over "
-                          f"{len(documents)} system{'s' if len(documents) != 1 else ''}: give fewer "
-                          "(--confidence N, --paired-bs N, --paired-ar N)") from None
-    finally:
-        if bar is not None:
-            bar.close()
-    if not args.quiet:
-        for line in systems.warnings:
-            print(f"{PROG}: warning: {line}", file=stderr)
-    return systems
+        job.check()
+    except OptionConflict as err:
+        parser.error(str(err))
+    return job
 
 
-def score_pairs(pairs, options, args, stderr):
-    from ..api import score_many
+def run_job(job, args, stderr):
+    """:func:`~corefud_scorer.jobs.job.run` with progress bars on a terminal (documents, then
+    resampling), and its warnings on stderr unless -q: the scoring's, then
+    the comparison's (too few documents)."""
+    from ..jobs.job import run
 
-    progress = Progress(pairs, stderr, args.quiet)
+    progress = Progress([(key, response) for key, responses in job.groups for response in responses],
+                        stderr, args.quiet)
     try:
-        return score_many(pairs, options, args.jobs, progress if progress.bar else None)
+        outcome = run(job, progress if progress.bar else None,
+                      lambda: resampling_bar(job.resampling, stderr, args.quiet))
     finally:
         progress.close()
+    report_warnings([r for per_system in outcome.results for r in per_system], args, stderr)
+    if not args.quiet and outcome.systems is not None:
+        for line in outcome.systems.warnings:
+            print(f"{PROG}: warning: {line}", file=stderr)
+    return outcome
 
 
 def report_warnings(results, args, stderr):

@@ -23,12 +23,12 @@ REFUSED = (("keep_singletons", "-s: the table has its own column with singletons
 
 
 def leaderboard_main(args, parser, stdout, stderr) -> int:
-    from ..jobs.bench import pair_folders, read_manifest
-    from ..jobs.comparison import Resampling
     from ..errors import ScorerError
+    from ..jobs.bench import first_key, pair_folders, read_manifest
+    from ..jobs.job import key_format
     from ..jobs.leaderboard import build, column_settings, extra_columns
-    from ..render.leaderboard import to_json
-    from ..render.leaderboard import render
+    from ..jobs.resampling import Resampling
+    from ..render.leaderboard import render, to_json
     from ..render.text import render_json
 
     for name, message in REFUSED:
@@ -40,10 +40,13 @@ def leaderboard_main(args, parser, stdout, stderr) -> int:
     # contradict the year's metrics: the preset's settings are resolved without it.
     options = options_from(argparse.Namespace(**{**vars(args), "metrics": None}), parser)
     try:
-        options, extra = extra_columns(options, args.metrics)
+        # What -m and the matching mean for the first key's format, refused
+        # before a file is read; the board resolves them on all the files.
+        first, extra = extra_columns(options.for_format(key_format(args.format, first_key(args.inputs))),
+                                     args.metrics)
+        column_settings(first, extra)
     except ScorerError as err:
         parser.error(str(err))
-    column_settings(options, extra)  # a matching without a column is refused before a file is read
     resampling = Resampling(None, args.paired_bs, args.paired_ar, args.seed)
     if len(args.inputs) > 2:
         distinct(parser, args.inputs[1:])
@@ -57,7 +60,7 @@ def leaderboard_main(args, parser, stdout, stderr) -> int:
     progress = Progress([(d.key, d.response) for datasets in systems for d in datasets], stderr, args.quiet)
     try:
         board = build(names, systems, options, resampling if resampling.test else None, args.jobs,
-                      progress if progress.bar else None, shared_task=args.shared_task, extra=extra)
+                      progress if progress.bar else None, shared_task=args.shared_task, metrics=args.metrics)
     finally:
         progress.close()
     if not args.quiet:

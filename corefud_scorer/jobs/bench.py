@@ -3,7 +3,9 @@ macro- and micro-averages, and plain rows for tables.
 
 A dataset is named by its CorefUD file name, the part before ``-corefud-``
 (``cs_pdt-corefud-dev.conllu`` -> ``cs_pdt``), or else by its file name
-without the format's ending (``ontonotes.conll`` -> ``ontonotes``).
+without the format's ending (``ontonotes.conll`` -> ``ontonotes``). A
+format's ending is told in any case, as releases write them
+(``AMI_dev.CONLLUA``, ``light_dev.CONLLUA.gz``).
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..api import MetricScore, Options, Result, score_many, score_systems_settings
-from ..measures.totals import summarize
 from ..errors import ScorerError
 from ..formats.readers import file_suffixes
 from ..measures.registry import MEASURES
-
+from ..measures.totals import summarize
+from ..results import MetricScore, Options, Result
+from .pipeline import score_files
 
 
 @dataclass(frozen=True)
@@ -29,13 +31,14 @@ class Dataset:
 
 
 def _plain(name: str) -> str:
-    """A file name without ``.gz``: what files are paired by."""
-    return name[: -len(".gz")] if name.endswith(".gz") else name
+    """A file name without ``.gz`` (in any case): what files are paired by."""
+    return name[: -len(".gz")] if name.lower().endswith(".gz") else name
 
 
 def _format_suffix(name: str) -> str | None:
-    """The file-name ending of a format a (plain) name has, if any."""
-    return next((suffix for suffix in file_suffixes() if name.endswith(suffix)), None)
+    """The file-name ending of a format a (plain) name has, in any case, if any."""
+    lowered = name.lower()
+    return next((name[len(name) - len(suffix):] for suffix in file_suffixes() if lowered.endswith(suffix)), None)
 
 
 def dataset_name(filename: str) -> str:
@@ -79,6 +82,19 @@ def folder_pairs(key_dir: str, response_dir: str) -> tuple[list[Dataset], list[s
             [responses[n] for n in sorted(responses.keys() - keys.keys())])
 
 
+def first_key(inputs: list[str]) -> str | None:
+    """The first key file ``bench`` would read (``KEY_DIR SYS_DIR...``: the
+    key folder's first file of a format; ``MANIFEST``: its first key), to
+    tell its format before scoring; None where there is none to be found
+    (the pairing says why)."""
+    try:
+        if len(inputs) == 1:
+            return read_manifest(inputs[0])[0].key
+        return next(iter(_dataset_files(inputs[0]).values()), None)
+    except (ScorerError, OSError):
+        return None
+
+
 def pair_folders(key_dir: str, response_dir: str) -> list[Dataset]:
     """Pair the files of two folders by file name."""
     datasets, keys_alone, responses_alone = folder_pairs(key_dir, response_dir)
@@ -87,9 +103,14 @@ def pair_folders(key_dir: str, response_dir: str) -> list[Dataset]:
     if unpaired:
         raise ScorerError(f"{len(unpaired)} file(s) without a partner: " + "; ".join(unpaired))
     if not datasets:
-        raise ScorerError("no file of a format the scorer reads (" + ", ".join(f"*{s}" for s in file_suffixes())
-                          + ", plain or .gz)", (key_dir, None))
+        raise ScorerError(no_file_of_a_format(), (key_dir, None))
     return datasets
+
+
+def no_file_of_a_format() -> str:
+    """What a folder without a file to pair lacks."""
+    return ("no file of a format the scorer reads (" + ", ".join(f"*{s}" for s in file_suffixes())
+            + ", in any case, plain or .gz)")
 
 
 def _manifest_fields(line: str) -> list[str]:
@@ -194,12 +215,12 @@ def macro_average(results: list[Result], options: Options) -> tuple[dict[str, Av
 def benchmark(datasets: list[Dataset], options: Options | None = None, jobs: int = 1,
               progress=None) -> Benchmark:
     """Score every dataset with the same options; documents share one pool."""
-    options = options or Options()
-    results = score_many([(d.key, d.response) for d in datasets], options, jobs, progress)
-    return _assemble(datasets, options, results)
+    return benchmark_systems([datasets], options, jobs, progress)[0]
 
 
-def _assemble(datasets: list[Dataset], options: Options, results: list[Result]) -> Benchmark:
+def assemble(datasets: list[Dataset], options: Options, results: list[Result]) -> Benchmark:
+    """A system's benchmark from its results, one per dataset, scored with
+    ``options`` (as scored: the files' format's defaults)."""
     macro, macro_conll = macro_average(results, options)
     micro, micro_conll = summarize([doc for r in results for doc in r.documents], options.metric_list)
     warnings = [line for r in results for line in r.warnings]
@@ -216,11 +237,8 @@ def benchmark_systems(systems: list[list[Dataset]], options: Options | None = No
     return benchmark_settings(systems, [options or Options()], jobs, progress)[0]
 
 
-def benchmark_settings(systems: list[list[Dataset]], settings: list[Options], jobs: int = 1,
-                       progress=None) -> list[list[Benchmark]]:
-    """:func:`benchmark_systems` under several settings at once (each
-    document read and loaded once for all of them): per setting, one
-    :class:`Benchmark` per system."""
+def check_systems(systems: list[list[Dataset]]) -> None:
+    """Systems cover the same datasets, with the same keys."""
     first = systems[0]
     for datasets in systems[1:]:
         if [(d.name, d.key) for d in datasets] != [(d.name, d.key) for d in first]:
@@ -228,8 +246,20 @@ def benchmark_settings(systems: list[list[Dataset]], settings: list[Options], jo
                               + ", ".join(sorted({d.name for d in datasets} ^ {d.name for d in first}))
                               if {d.name for d in datasets} != {d.name for d in first}
                               else "the systems' datasets are paired with different keys")
-    groups = [(dataset.key, [datasets[i].response for datasets in systems]) for i, dataset in enumerate(first)]
-    scored = score_systems_settings(groups, settings, jobs, progress)
-    return [[_assemble(datasets, options, [group[s] for group in per_setting]) for s, datasets in enumerate(systems)]
-            for options, per_setting in zip(settings, scored)]
 
+
+def dataset_groups(systems: list[list[Dataset]]) -> list[tuple]:
+    """Per dataset, its key and every system's response: the pipeline's groups."""
+    return [(dataset.key, [datasets[i].response for datasets in systems]) for i, dataset in enumerate(systems[0])]
+
+
+def benchmark_settings(systems: list[list[Dataset]], settings: list[Options], jobs: int = 1,
+                       progress=None) -> list[list[Benchmark]]:
+    """:func:`benchmark_systems` under several settings at once (each
+    document read and loaded once for all of them): per setting, one
+    :class:`Benchmark` per system, with the setting as scored (the files'
+    format's defaults)."""
+    check_systems(systems)
+    settings, scored = score_files(dataset_groups(systems), settings, jobs, progress)
+    return [[assemble(datasets, options, [group[s] for group in per_setting]) for s, datasets in enumerate(systems)]
+            for options, per_setting in zip(settings, scored)]

@@ -126,6 +126,13 @@ def significant(test: significance.Comparison, level: float) -> bool:
     return test.p_value is not None and test.p_value < 1 - level - 1e-12
 
 
+def p_text(p_value: float) -> str:
+    """A p-value to four decimals; one that rounds to 0 (many trials and
+    none as extreme) is said to be below the last decimal, not 0."""
+    text = f"{p_value:.4f}"
+    return "< 0.0001" if float(text) == 0 else text
+
+
 def legend(systems: Systems) -> str:
     """The line that says what the mark means, when a test was run."""
     if systems.tests is None:
@@ -168,7 +175,7 @@ def table_rows(systems: Systems, decimals: int = 2) -> tuple[list[str], list[lis
                         interval = ("[n/a]" if test.interval is None else
                                     f"[{test.interval[0] * 100:+.{decimals}f}, {test.interval[1] * 100:+.{decimals}f}]")
                         mark = SIGNIFICANT if significant(test, systems.level) else ""
-                        cells += [f"{difference} {interval}", f"{test.p_value:.4f}{mark}"]
+                        cells += [f"{difference} {interval}", p_text(test.p_value) + mark]
             rows.append(cells)
     return header, rows
 

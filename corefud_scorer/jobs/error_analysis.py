@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import partial
 
 from ..model import ORD_SCALE, SENTENCE_STRIDE, Document, DocumentText, Entity, Mention
 
@@ -633,11 +634,10 @@ class _V8Rescorer:
 # A document with at least this many mentions has its corrected responses
 # rescored in parallel (with jobs > 1, when it is not itself in a worker).
 PARALLEL_MENTIONS = 4000
-_shared: tuple | None = None  # (errors, rescorer), inherited by forked workers
 
 
-def _rescore_variant(effective):
-    errors, rescorer = _shared
+def _rescore_variant(shared, effective):
+    errors, rescorer = shared
     return rescorer.counts(errors.corrected(effective))
 
 
@@ -645,7 +645,7 @@ def cost_counts(errors: DocumentErrors, rescorer, jobs: int = 1) -> dict:
     """Each metric's statistics for the response as it is (``baseline``: the
     score's own), with one category corrected (``("alone", category)``) and
     with the categories up to one corrected (``("cumulative", category)``)."""
-    import multiprocessing
+    from .parallel import shared_map
 
     done = {frozenset(): rescorer.baseline()}
     # Correcting spans also puts zeros paired by their dependencies on the
@@ -663,23 +663,8 @@ def cost_counts(errors: DocumentErrors, rescorer, jobs: int = 1) -> dict:
         wanted["alone", category] = effective({category})
         wanted["cumulative", category] = effective(CATEGORIES[:i + 1])
     todo = list(dict.fromkeys(v for v in wanted.values() if v not in done))
-    if (jobs > 1 and len(todo) > 1 and multiprocessing.parent_process() is None
-            and "fork" in multiprocessing.get_all_start_methods()
-            and len(errors.key_mentions) + len(errors.response_mentions) >= PARALLEL_MENTIONS):
-        global _shared
-        from concurrent.futures import ProcessPoolExecutor
-
-        from .parallel import _context
-
-        _shared = (errors, rescorer)  # set before the workers fork
-        try:
-            with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=_context()) as pool:
-                done.update(zip(todo, pool.map(_rescore_variant, todo)))
-        finally:
-            _shared = None
-    else:
-        for variant in todo:
-            done[variant] = rescorer.counts(errors.corrected(variant))
+    large = len(errors.key_mentions) + len(errors.response_mentions) >= PARALLEL_MENTIONS
+    done.update(zip(todo, shared_map(_rescore_variant, (errors, rescorer), todo, jobs if large else 1)))
     return {name: done[variant] for name, variant in wanted.items()}
 
 
@@ -728,21 +713,31 @@ def analyse_loaded(key_doc: Document, response_doc: Document, options, jobs: int
                            cost_counts(errors, rescorer, jobs), text_kind)
 
 
-def analyse_sources(key_source, response_source, options, jobs: int = 1) -> DocumentOutcome:
-    """Load (with their words) and analyse one pair of checked documents."""
-    from .. import memory
+def _v8_rescorer(key_source, response_source, options):
+    """The rescorer of a CoNLL-2012 pair, whatever the model's partition."""
+    return lambda p: _V8Rescorer(key_source, response_source, options)
 
+
+def analyse_against_key(key_source, response_sources, settings, jobs: int = 1) -> list[list[DocumentOutcome]]:
+    """Load (with their words) and analyse a checked key document and its
+    responses' documents under each setting: the pipeline's work
+    (:func:`.pipeline.work_keyed`) for the error analysis; per setting, one
+    outcome per response."""
+    from .. import memory
     from .pipeline import reads_as_v8
 
     memory.between_documents()
-    if reads_as_v8(options):
-        return analyse_loaded(key_source.load(), response_source.load(), v8_analysis_options(options), jobs,
-                              lambda p: _V8Rescorer(key_source, response_source, options))
-    return analyse_loaded(key_source.load(), response_source.load(), options, jobs)
-
-
-def _analyse_task(task):
-    return analyse_sources(*task)
+    key_doc = key_source.load()
+    response_docs = [source.load() for source in response_sources]
+    out = []
+    for options in settings:
+        if reads_as_v8(options):
+            out.append([analyse_loaded(key_doc, response_doc, v8_analysis_options(options), jobs,
+                                       _v8_rescorer(key_source, source, options))
+                        for source, response_doc in zip(response_sources, response_docs)])
+        else:
+            out.append([analyse_loaded(key_doc, response_doc, options, jobs) for response_doc in response_docs])
+    return out
 
 
 # --- the report over all documents ---
@@ -782,12 +777,10 @@ METHODS = {
 
 
 def _scores(documents_counts: list[dict], options) -> dict:
-    from types import SimpleNamespace
-
+    from ..measures.totals import headline, summarize_statistics
     from ..results import CONLL_SCORE
-    from ..measures.totals import headline, summarize
 
-    metrics, conll = summarize([SimpleNamespace(counts=c) for c in documents_counts], options.metric_list)
+    metrics, conll = summarize_statistics(documents_counts, options.metric_list)
     return {CONLL_SCORE: conll, **{name: headline(score) for name, score in metrics.items()}}
 
 
@@ -815,36 +808,31 @@ def report_of(outcomes: list[DocumentOutcome], options) -> ErrorReport:
 def analyse_files(key, response, options=None, jobs: int = 1) -> ErrorReport:
     """The errors of a response file against its key file (paths, ``"-"``
     or file-like objects), with the score's matching (``options``: match,
-    zero_match, keep_singletons, metrics, format)."""
-    from ..formats.inputs import local_files
-    from .parallel import ordered_map
-    from ..formats.readers import read_documents, resolve_format
+    zero_match, keep_singletons, metrics, format), read as the score reads
+    them (:func:`.pipeline.opened`)."""
     from ..results import Options
-    from .pipeline import paired_documents
+    from .pipeline import keyed_streams, opened, work_keyed
 
-    options = options or Options()
-    with local_files(key, response) as ((_, key_path), (_, response_path)):
-        fmt = resolve_format(options.format, key_path, response_path)
-        # The format's defaults and reading, as the score takes them.
-        options = options.for_format(fmt)
+    with opened([(key, [response])], [options or Options()]) as (groups, (options,), _):
         refused(options)
         # Words and parts of speech are read from the key only: the check
         # makes the response's words the same.
-        pairs = paired_documents(read_documents(key_path, "key", fmt, words=True),
-                                 read_documents(response_path, "response", fmt),
-                                 key_path, response_path, options.check_forms)
-        tasks = ((k, r, options, jobs) for k, r in pairs)
-        outcomes = list(ordered_map(_analyse_task, tasks, jobs))
+        work = partial(analyse_against_key, jobs=jobs)
+        outcomes = [per_setting[0][0] for _, per_setting in
+                    work_keyed(keyed_streams(groups, [options], words=True), [options], work, jobs)]
     report = report_of(outcomes, options)
-    report.format = fmt
+    report.format = options.format
     return report
 
 
 def analyse_documents(key: list[Document], response: list[Document], options=None,
                       jobs: int = 1) -> ErrorReport:
     """The errors of documents already in the model (with their ``text`` for
-    words and parts of speech), paired by position."""
+    words and parts of speech), paired by position as :func:`~corefud_scorer.api.score_documents`
+    pairs them (their number and ids must agree)."""
     from ..results import Options
+    from .pipeline import in_memory
 
     options = options or Options()
-    return report_of([analyse_loaded(k, r, options, jobs) for k, r in zip(key, response)], options)
+    return report_of([analyse_loaded(k.load(), r.load(), options, jobs)
+                      for k, (r,) in in_memory(key, response).documents], options)

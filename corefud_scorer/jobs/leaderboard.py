@@ -26,8 +26,10 @@ from . import significance
 from .bench import Benchmark, Dataset, benchmark_settings
 from .comparison import Resampling
 from ..errors import ScorerError
+from ..formats.readers import profile
 from ..measures.registry import CONLL_PARTS, CONLL_SCORE, MEASURES
 from ..results import Options
+from .pipeline import files_format
 from .stacked import Statistics
 
 COLUMNS = ("head", "partial", "exact", "with_singletons")
@@ -45,23 +47,42 @@ def primary_column(options: Options) -> str:
     return options.match
 
 
+def matchings(options: Options) -> tuple[str, ...]:
+    """The matching columns the format of the options can fill (CoNLL-2012
+    files have no heads: exact matching alone)."""
+    modes = profile(options.format).matching_modes
+    return tuple(match for match in MATCHES if match in modes)
+
+
 def column_settings(options: Options, extra: Sequence[str] = ()) -> dict[str, Options]:
-    """The options of each column: the three matchings without singletons
-    and the primary matching with singletons, each computing the CoNLL
-    score's metrics; the primary column adds the zero score when the
-    options ask for it (the years that report it) and the extra
-    measures (:func:`extra_columns`)."""
+    """The options of each column: the matchings the format can honour
+    without singletons and the primary matching with singletons, each
+    computing the CoNLL score's metrics; the primary column adds the zero
+    score when the options ask for it (the years that report it) and the
+    extra measures (:func:`extra_columns`)."""
     primary = primary_column(options)
     zero = (ZERO,) if reports_zero(options) else ()
     out = {match: replace(options, match=match, keep_singletons=False,
                           metrics=CONLL_PARTS + (zero + tuple(extra) if match == primary else ()))
-           for match in MATCHES}
+           for match in matchings(options)}
     out["with_singletons"] = replace(options, match=primary, keep_singletons=True, metrics=CONLL_PARTS)
     return out
 
 
 def reports_zero(options: Options) -> bool:
-    return ZERO in options.metric_list
+    """The table has a zero column where the options ask for the zero
+    score and the files' format can hold zero mentions."""
+    return ZERO in options.metric_list and profile(options.format).supports("keep_zeros")
+
+
+def for_files(options: Options, systems: list[list[Dataset]], asked: Sequence[str] | None = None
+              ) -> tuple[Options, tuple[str, ...]]:
+    """The options with the defaults of the format of every system's files
+    (the readers' seam finds it, and refuses a mix), as a single pair of
+    those files is scored, and the extra columns ``-m`` asks for
+    (:func:`extra_columns`)."""
+    fmt = files_format([(d.key, d.response) for datasets in systems for d in datasets], [options])
+    return extra_columns(options.for_format(fmt) if fmt else options, asked)
 
 
 def extra_measures(names: Sequence[str]) -> tuple[str, ...]:
@@ -125,28 +146,27 @@ class Leaderboard:
     extra: tuple[str, ...] = ()
     # per dataset, per system, per extra measure: its F1
     extra_per_dataset: dict[str, dict[str, dict[str, float | None]]] = field(default_factory=dict)
+    columns: tuple[str, ...] = COLUMNS  # the matchings the files' format can honour, and with singletons
 
 
 def build(names: list[str], systems: list[list[Dataset]], options: Options, resampling: Resampling | None = None,
           jobs: int = 1, progress=None, signature: str = "", shared_task: str | None = None,
-          extra: Sequence[str] = ()) -> Leaderboard:
-    """Score every system over the same datasets under the four settings
-    (one reading of the files) and rank them; ``extra``: measures scored
-    in the primary column's setting, each a column of its own
-    (:func:`extra_columns` gives them from ``-m``)."""
+          metrics: Sequence[str] | None = None) -> Leaderboard:
+    """Score every system over the same datasets under the columns'
+    settings (one reading of the files) and rank them; ``options`` take the
+    defaults of the files' format (:func:`for_files`), and ``metrics`` asked
+    (``-m``) add the zero score or extra columns (:func:`extra_columns`)."""
     from ..provenance import signature as signature_of
 
+    options, extra = for_files(options, systems, metrics)
     settings = column_settings(options, extra)
     scored = benchmark_settings(systems, list(settings.values()), jobs, progress)
     resampling = resampling or DEFAULT_TEST
     if not signature:
-        results = scored[0][0].results
-        fmt = results[0].settings.get("format") if results else None
-        primary = settings[primary_column(options)]
-        scored_options = primary.for_format(fmt) if fmt else primary
         # One system is tested against none.
         tested = len(names) > 1
-        signature = signature_of(scored_options, fmt, resampling.test if tested else None,
+        signature = signature_of(settings[primary_column(options)], options.format,
+                                 resampling.test if tested else None,
                                  resampling.samples if tested else None, None, resampling.level, resampling.seed)
     return rank(names, dict(zip(settings, scored)), primary_column(options), reports_zero(options),
                 resampling, signature, shared_task, tuple(extra))
@@ -171,7 +191,7 @@ def rank(names: list[str], columns: dict[str, list[Benchmark]], primary: str, wi
             if significant(p_value, resampling.level):
                 cluster += 1
         rows.append(Row(names[s], higher + 1, cluster,
-                        {column: columns[column][s].macro_conll for column in COLUMNS},
+                        {column: benches[s].macro_conll for column, benches in columns.items()},
                         first[s].macro[ZERO].f1 if with_zero else None, difference, p_value,
                         {name: first[s].macro[name].f1 for name in extra}))
     datasets = [d.name for d in first[0].datasets]
@@ -184,7 +204,7 @@ def rank(names: list[str], columns: dict[str, list[Benchmark]], primary: str, wi
             extra_per_dataset[dataset][names[s]] = {name: result.metrics[name].f1 for name in extra}
     warnings = [line for bench in first for line in bench.warnings]
     return Leaderboard(primary, rows, datasets, per_dataset, with_zero, resampling, signature, shared_task,
-                       warnings, tuple(extra), extra_per_dataset)
+                       warnings, tuple(extra), extra_per_dataset, tuple(columns))
 
 
 def significant(p_value: float | None, level: float) -> bool:

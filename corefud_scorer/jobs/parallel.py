@@ -112,3 +112,35 @@ def _pooled(function: Callable, first, second, iterator: Iterator, jobs: int) ->
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
+
+
+_shared: tuple | None = None  # (function, shared), inherited by forked workers
+
+
+def _call_shared(item):
+    function, shared = _shared
+    return function(shared, item)
+
+
+def shared_map(function: Callable, shared, items: list, jobs: int) -> list:
+    """``[function(shared, item) for item in items]``, in up to ``jobs``
+    forked processes that inherit ``shared`` (a large document's analysis)
+    rather than receive it pickled with each item; in this process when
+    ``jobs`` is 1, an item is alone, this is a worker already or the
+    platform cannot fork."""
+    global _shared
+    if jobs <= 1 or len(items) < 2:
+        return [function(shared, item) for item in items]
+    # Imported only here: a run in one process does not pay for them.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if multiprocessing.parent_process() is not None or "fork" not in multiprocessing.get_all_start_methods():
+        return [function(shared, item) for item in items]
+    _shared = (function, shared)  # set before the workers fork
+    try:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(items)), mp_context=multiprocessing.get_context("fork"),
+                                 initializer=ignore_in_worker) as pool:
+            return list(pool.map(_call_shared, items))
+    finally:
+        _shared = None

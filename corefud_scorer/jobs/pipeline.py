@@ -1,28 +1,40 @@
-"""The scoring core: documents from any reader, streamed through the
-alignment check, matched, partitioned and measured, in a process pool, with
-warnings counted by kind.
+"""The pipeline every command shares: files and options in, worked
+documents out.
 
-The steps of one document pair (:func:`score_document`), in the pipeline's
-order: load (the reader's parse) -> match (:func:`align_documents`) ->
-partition -> metrics.
+Groups of files (a key and its responses; one group per dataset) are
+opened (:func:`opened`: standard input spooled, the format found by the
+readers' seam and the options given that format's defaults, once for all
+commands), read document by document, each response document checked
+against its key document (:func:`documents_against_key`), and each key
+document with its responses goes to a worker under one or more settings
+(:func:`work_keyed`). The work is scoring (:func:`score_against_key`: load
+-> match -> partition -> metrics, added up by :func:`score_keyed`) or the
+error analysis's (:mod:`~corefud_scorer.jobs.error_analysis`). A single pair of files is one
+group of one response under one setting.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 from dataclasses import dataclass
 from itertools import zip_longest
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .. import memory
-from ..formats import readers
-from ..formats.same_text import check_documents, missing_document
-from ..alignment.match import align, identity_function
-from ..model import Document, SourceDocument
-from .parallel import ordered_map
 from ..alignment.contingency import Partition, partition, prepare
+from ..alignment.match import align, identity_function
+from ..errors import ScorerError
+from ..formats import readers
+from ..formats.inputs import local_files, named_in
+from ..formats.readers import read_documents, resolve_format
+from ..formats.same_text import check_documents, missing_document
 from ..measures.document import partition_result
-from ..results import DocumentResult, Options
-
+from ..measures.totals import summarize, summarize_synchronised
+from ..model import Document, SourceDocument
+from ..provenance import file_digest, option_settings
+from ..results import DocumentResult, Options, Result
+from .parallel import ordered_map
 
 def align_documents(key_doc: Document, response_doc: Document, options: Options) -> Partition:
     """Prepare both sides (repeats and singletons), align their mentions and
@@ -97,26 +109,16 @@ def reads_as_v8(options: Options) -> bool:
     return options.format is not None and readers.profile(options.format).repeated_spans == "v8.01"
 
 
-def score_document(key_source: SourceDocument, response_source: SourceDocument,
-                   options: Options) -> Outcome:
-    """Load, align and score one pair of checked documents."""
-    memory.between_documents()
-    if reads_as_v8(options):
-        # CoNLL-2012: the reference scorer v8.01's reading and metrics.
-        from ..v801.scoring import score_chains
+# --- the work on one key document and its responses ---
 
-        return _with_check_notes(Outcome(*score_chains(key_source, response_source, options)), response_source)
-    key_doc = key_source.load()
-    return _with_check_notes(_outcome(key_source, key_doc, response_source, options), response_source)
-
-
-def score_settings_against_key(key_source: SourceDocument, response_sources: list[SourceDocument],
-                               settings: list[Options]) -> list[list[Outcome]]:
-    """Load a key document and each system's document once and score them
-    under several settings (matching, singletons): per setting, one outcome
-    per system."""
+def score_against_key(key_source: SourceDocument, response_sources: list[SourceDocument],
+                      settings: list[Options]) -> list[list[Outcome]]:
+    """Load a key document and each response's document once and score them
+    under each setting (matching, singletons): per setting, one outcome per
+    response."""
     memory.between_documents()
     if any(reads_as_v8(options) for options in settings):
+        # CoNLL-2012: the reference scorer v8.01's reading and metrics.
         from ..v801.scoring import score_chains
 
         return [[_with_check_notes(Outcome(*score_chains(key_source, response_source, options)), response_source)
@@ -129,17 +131,12 @@ def score_settings_against_key(key_source: SourceDocument, response_sources: lis
             for options in settings]
 
 
-def _with_check_notes(outcome: "Outcome", response_source: SourceDocument) -> "Outcome":
+def _with_check_notes(outcome: Outcome, response_source: SourceDocument) -> Outcome:
     """The outcome with what the check noticed in the response (word forms
     that differ, where they are allowed to)."""
     outcome.notes.extend(("response", kind, example, count)
                          for kind, example, count in response_source.check_notes)
     return outcome
-
-
-def _outcome(key_source: SourceDocument, key_doc: Document, response_source: SourceDocument,
-             options: Options) -> Outcome:
-    return _outcome_of(key_source, key_doc, response_source, response_source.load(), options)
 
 
 def _outcome_of(key_source: SourceDocument, key_doc: Document, response_source: SourceDocument,
@@ -153,19 +150,76 @@ def _outcome_of(key_source: SourceDocument, key_doc: Document, response_source: 
                    notes, dropped)
 
 
-def paired_documents(key_docs: Iterator[SourceDocument], response_docs: Iterator[SourceDocument],
-                     key_path: str, response_path: str, check_forms: bool | str = True):
-    """Pair the documents of two files in order, checking each pair."""
-    for key, response in zip_longest(key_docs, response_docs):
-        if response is None:
-            raise missing_document(key, response_path, present_is_key=True)
-        if key is None:
-            raise missing_document(response, key_path, present_is_key=False)
-        response.check_notes = check_documents(key, response, check_forms)
-        # Checked: the word forms are not needed again (nor sent to workers).
-        key.drop_forms()
-        response.drop_forms()
-        yield key, response
+# --- from files to keyed streams of documents ---
+
+@dataclass
+class Group:
+    """One key file and its response files, each ``(name, local path)``."""
+
+    key: tuple[str, str]
+    responses: list[tuple[str, str]]
+
+
+@contextlib.contextmanager
+def opened(groups: list[tuple], settings: list[Options]):
+    """The groups' files (``(key, [response, ...])``, each a path, ``"-"``
+    or a file-like object) as local files, and the settings given the
+    defaults of the format they are in: yields ``(groups, settings,
+    files)`` (:class:`Group` each; ``files`` every ``(name, path)``).
+    Errors raised inside name the files as the caller named them."""
+    sources = [source for key, responses in groups for source in (key, *responses)]
+    with local_files(*sources) as files:
+        for _, path in files:
+            if os.path.isdir(path):
+                raise ScorerError("is a directory, not a file: 'corefud-scorer bench KEY_DIR SYS_DIR' scores "
+                                  "the files of two folders, paired by name", (path, None))
+        named, at = [], 0
+        for _, responses in groups:
+            named.append(Group(files[at], files[at + 1:at + 1 + len(responses)]))
+            at += 1 + len(responses)
+        fmt = files_format([(group.key[1], path) for group in named for _, path in group.responses], settings)
+        if fmt is not None:
+            # What the options mean (``all``, above all) depends on the format.
+            settings = [options.for_format(fmt) for options in settings]
+        yield named, settings, files
+
+
+def files_format(pairs: list[tuple[str, str]], settings: list[Options]) -> str | None:
+    """The one format the (key, response) paths are scored in (the one
+    asked for, or the one the readers detect: :func:`~corefud_scorer.formats.readers.resolve_format`);
+    None without a pair."""
+    found = {resolve_format(options.format, key_path, response_path)
+             for key_path, response_path in pairs for options in settings}
+    if len(found) > 1:
+        raise ScorerError(f"the files are in different formats ({', '.join(sorted(found))}); "
+                          "score each format on its own")
+    return found.pop() if found else None
+
+
+@dataclass
+class KeyedStream:
+    """One key file and several response files as documents: each key
+    document with the response files' documents, in file order."""
+
+    key_name: str
+    response_names: list[str]
+    documents: Iterator[tuple[SourceDocument, list[SourceDocument]]]
+
+
+def keyed_streams(groups: list[Group], settings: list[Options], words: bool = False) -> list[KeyedStream]:
+    """The groups' documents, read as the (first) setting's format reads
+    them; ``words``: the key's documents carry their words (the error
+    analysis's), the response's being checked the same."""
+    first = settings[0]
+    streams = []
+    for group in groups:
+        key_path, paths = group.key[1], [path for _, path in group.responses]
+        documents = documents_against_key(
+            read_documents(key_path, "key", first.format, words=words, parses=first.np_only),
+            [read_documents(path, "response", first.format) for path in paths],
+            key_path, paths, first.check_forms)
+        streams.append(KeyedStream(group.key[0], [name for name, _ in group.responses], documents))
+    return streams
 
 
 def documents_against_key(key_docs: Iterator[SourceDocument], response_docs: list[Iterator[SourceDocument]],
@@ -180,120 +234,153 @@ def documents_against_key(key_docs: Iterator[SourceDocument], response_docs: lis
             if response is None:
                 raise missing_document(key, path, present_is_key=True)
             response.check_notes = check_documents(key, response, check_forms)
+        # Checked: the word forms are not needed again (nor sent to workers).
         key.drop_forms()
         for response in responses:
             response.drop_forms()
         yield key, responses
 
 
-@dataclass
-class Stream:
-    """One key/response pair of files as documents, with their names."""
+def in_memory(key: list[Document], response: list[Document]) -> KeyedStream:
+    """Documents built in memory, paired by position; their number and ids
+    must agree."""
+    from ..model import LoadedDocument
 
-    key_name: str
-    response_name: str
-    pairs: Iterator[tuple[SourceDocument, SourceDocument]]
+    if len(key) != len(response):
+        raise ScorerError(f"{len(key)} key documents but {len(response)} response documents")
+
+    def pairs():
+        for index, (key_doc, response_doc) in enumerate(zip(key, response)):
+            if key_doc.doc_id != response_doc.doc_id:
+                raise ScorerError(f"document ids differ: {key_doc.doc_id!r} vs {response_doc.doc_id!r}")
+            yield LoadedDocument.of(key_doc, index), [LoadedDocument.of(response_doc, index)]
+
+    return KeyedStream("<memory>", ["<memory>"], pairs())
+
+
+# --- the pool ---
+
+# The work on one key document: (key, [responses], settings) -> per setting,
+# per response, what the work gives.
+Work = Callable[[SourceDocument, list, list], list]
+
+
+def _task(task):
+    work, index, key, responses, settings = task
+    return index, work(key, responses, settings)
+
+
+def work_keyed(streams: list[KeyedStream], settings: list[Options], work: Work,
+               jobs: int = 1) -> Iterator[tuple[int, list[list]]]:
+    """``(stream index, per setting, per response: what work gives)`` for
+    each key document of each stream in order; the documents go through one
+    pool of ``jobs`` processes (started only once a second document appears)
+    and come back in order, so nothing depends on ``jobs``."""
+
+    def tasks():
+        for index, stream in enumerate(streams):
+            for key, responses in stream.documents:
+                yield work, index, key, responses, settings
+
+    return ordered_map(_task, tasks(), jobs)
 
 
 @dataclass
 class Scored:
-    """What scoring one :class:`Stream` gives: documents, warnings, counts."""
+    """What scoring one key file and one response file gives: documents,
+    warnings, counts."""
 
     documents: list[DocumentResult]
     warnings: list[str]
     counts: dict[str, int]
 
 
-def _task(task):
-    index, key, response, options = task
-    return index, score_document(key, response, options)
-
-
-def _systems_task(task):
-    index, key, responses, settings = task
-    return index, score_settings_against_key(key, responses, settings)
-
-
-@dataclass
-class KeyedStream:
-    """One key file and several response files as documents: each key
-    document with the response files' documents, in file order."""
-
-    key_name: str
-    response_names: list[str]
-    documents: Iterator[tuple[SourceDocument, list[SourceDocument]]]
-
-
-def score_streams(streams: list[Stream], options: Options, jobs: int = 1, progress=None) -> list[Scored]:
-    """Score several streams; documents of all of them go through one pool of
-    ``jobs`` processes and come back in order, so nothing depends on
-    ``jobs``. ``progress``, if given, is called with each stream index and
-    :class:`DocumentResult` as it is scored."""
-
-    def tasks():
-        for index, stream in enumerate(streams):
-            for key, response in stream.pairs:
-                yield index, key, response, options
-
-    return _collect(streams, ordered_map(_task, tasks(), jobs), progress)
-
-
-def score_keyed_streams_settings(streams: list[KeyedStream], settings: list[Options], jobs: int = 1,
-                                 progress=None) -> list[list[list[Scored]]]:
-    """Score several systems against each key under several settings at once,
-    each key and response document read and loaded once for all of them: per
-    setting, per key stream, one :class:`Scored` per response file.
-    ``progress`` is called once per document pair, with the flat index of
-    the (key, response) pair (key streams in order, then responses in order)
-    and the first setting's result."""
-    offsets, flat = [], []
+def score_keyed(streams: list[KeyedStream], settings: list[Options], jobs: int = 1,
+                progress=None) -> list[list[list[Scored]]]:
+    """Score each stream's responses against its key under each setting,
+    each document read and loaded once for all of them: per setting, per
+    stream, one :class:`Scored` per response file. ``progress`` is called
+    once per document pair, with the flat index of the (key, response) pair
+    (streams in order, then responses in order) and the first setting's
+    :class:`DocumentResult`."""
+    offsets, names = [], []
     for stream in streams:
-        offsets.append(len(flat))
-        flat += [Stream(stream.key_name, name, iter(())) for name in stream.response_names]
-
-    def tasks():
-        for index, stream in enumerate(streams):
-            for key, responses in stream.documents:
-                yield index, key, responses, settings
+        offsets.append(len(names))
+        names += [(stream.key_name, name) for name in stream.response_names]
 
     def outcomes():
-        for index, per_setting in ordered_map(_systems_task, tasks(), jobs):
+        for index, per_setting in work_keyed(streams, settings, score_against_key, jobs):
             for s, results in enumerate(per_setting):
                 for system, outcome in enumerate(results):
-                    yield s * len(flat) + offsets[index] + system, outcome
+                    yield s * len(names) + offsets[index] + system, outcome
 
     def first_setting(index, result):
-        if index < len(flat):
+        if index < len(names):
             progress(index, result)
 
-    scored = _collect(flat * len(settings), outcomes(), first_setting if progress is not None else None)
-    return [[scored[s * len(flat) + offset:s * len(flat) + offset + len(stream.response_names)]
+    scored = _collect(names * len(settings), outcomes(), first_setting if progress is not None else None)
+    return [[scored[s * len(names) + offset:s * len(names) + offset + len(stream.response_names)]
              for offset, stream in zip(offsets, streams)] for s in range(len(settings))]
 
 
-def _collect(streams: list[Stream], outcomes, progress) -> list[Scored]:
-    """Add up ``(stream index, Outcome)`` pairs, in order, per stream."""
-    warnings = [Warnings() for _ in streams]
-    documents: list[list[DocumentResult]] = [[] for _ in streams]
-    counts = [dict.fromkeys(COUNTED, 0) for _ in streams]
-    seen_eids = [({}, {}) for _ in streams]
+def _collect(names: list[tuple[str, str]], outcomes, progress) -> list[Scored]:
+    """Add up ``(pair index, Outcome)`` pairs, in order, per (key name,
+    response name) pair."""
+    warnings = [Warnings() for _ in names]
+    documents: list[list[DocumentResult]] = [[] for _ in names]
+    counts = [dict.fromkeys(COUNTED, 0) for _ in names]
+    seen_eids = [({}, {}) for _ in names]
     for index, outcome in outcomes:
-        stream = streams[index]
+        key_name, response_name = names[index]
         doc_id = outcome.result.doc_id
-        for seen, eids, label in ((seen_eids[index][0], outcome.key_eids, f"key {stream.key_name}"),
-                                  (seen_eids[index][1], outcome.response_eids,
-                                   f"response {stream.response_name}")):
+        for seen, eids, label in ((seen_eids[index][0], outcome.key_eids, f"key {key_name}"),
+                                  (seen_eids[index][1], outcome.response_eids, f"response {response_name}")):
             for eid in eids:
                 first = seen.setdefault(eid, doc_id)
                 if first != doc_id:
                     warnings[index].add(f"{label}: entities spanning documents, split per document",
                                         f"{eid} in documents {first!r} and {doc_id!r}")
-        names = {"key": stream.key_name, "response": stream.response_name}
+        sides = {"key": key_name, "response": response_name}
         for side, kind, example, count in outcome.notes:
-            warnings[index].add(f"{side} {names[side]}: {kind}", example, count)
+            warnings[index].add(f"{side} {sides[side]}: {kind}", example, count)
         for kind, count in outcome.dropped.items():
             counts[index][kind] += count
         documents[index].append(outcome.result)
         if progress is not None:
             progress(index, outcome.result)
     return [Scored(d, w.lines(), c) for d, w, c in zip(documents, warnings, counts)]
+
+
+# --- results of files ---
+
+def result_of(scored: Scored, options: Options, settings: dict, files=()) -> Result:
+    """A response's :class:`Result` from its scored documents; ``files``:
+    the ``(name, path)`` of the sources, whose names the warnings use where
+    they quote a place in a spooled or named file."""
+    metrics, conll = summarize(scored.documents, options.metric_list)
+    synchronisation, markables = summarize_synchronised(scored.documents, options)
+    warnings = [named_in(line, files) for line in scored.warnings]
+    return Result(metrics, conll, scored.documents, warnings, settings, scored.counts,
+                  synchronisation, markables)
+
+
+def score_files(groups: list[tuple], settings: list[Options], jobs: int = 1,
+                progress=None) -> tuple[list[Options], list[list[list[Result]]]]:
+    """Score each group's responses (``(key, [response, ...])``, paths,
+    ``"-"`` or file-like objects) against its key under each setting: every
+    document is read, checked and loaded once. The settings as scored (the
+    files' format's defaults) and, per setting, per group, one
+    :class:`Result` per response; the settings must share the format of
+    the files."""
+    with opened(groups, settings) as (named, settings, files):
+        scored = score_keyed(keyed_streams(named, settings), settings, jobs, progress)
+        # The key's digest once; the files' names and digests per response.
+        file_names = []
+        for group in named:
+            key_sha256 = file_digest(group.key[1])
+            file_names.append([{"key_file": group.key[0], "response_file": name, "key_sha256": key_sha256,
+                                "response_sha256": file_digest(path)} for name, path in group.responses])
+    return settings, [[[result_of(s, options, {**option_settings(options, options.format), **names}, files)
+                        for s, names in zip(group, group_names)]
+                       for group, group_names in zip(per_setting, file_names)]
+                      for options, per_setting in zip(settings, scored)]

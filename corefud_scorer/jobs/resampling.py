@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..provenance import signature
+
 DEFAULT_SEED = 12345
 BOOTSTRAP_SAMPLES = 1000
 AR_TRIALS = 10000
@@ -51,3 +53,10 @@ class Resampling:
         """Samples and trials drawn in all, for a progress bar."""
         return ((self.confidence or 0) + (self.paired_bs or 0)
                 + ((self.paired_ar or 0) + self.interval_samples if self.paired_ar else 0))
+
+
+def signature_of(options, fmt: str | None, resampling: Resampling) -> str:
+    """The signature of figures scored with ``options`` in format ``fmt``
+    and compared with ``resampling``."""
+    return signature(options, fmt, resampling.test, resampling.samples, resampling.confidence,
+                     resampling.level, resampling.seed)

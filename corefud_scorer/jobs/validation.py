@@ -12,11 +12,12 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 
-from .bench import folder_pairs
-from ..formats.same_text import aligned, check_documents, following
 from ..errors import ScorerError
 from ..formats.problems import ERROR, WARNING, Problem, Problems
-from ..formats.readers import profile, read_documents, resolve_format
+from ..formats.readers import read_documents, resolve_format
+from ..formats.same_text import aligned, check_documents, following
+from ..results import Options
+from .bench import folder_pairs, no_file_of_a_format
 
 # Where a warning's example names its line.
 RE_LINE = re.compile(r"\(line (\d+)\)")
@@ -73,7 +74,7 @@ def validate(response: str, key: str, fmt: str | None = None, check_forms: bool 
                 "pairing", "no key file has this name (its dataset is not scored)", path, None, ERROR,
                 ((path, None),)))
         if not datasets and not keys_alone and not responses_alone:
-            raise ScorerError("no *.conllu file", (key, None))
+            raise ScorerError(no_file_of_a_format(), (key, None))
     else:
         validation = Validation([(key, response)])
     for key_path, response_path in validation.pairs:
@@ -93,8 +94,9 @@ def validate_file(response: str, key: str, fmt: str | None = None,
         problems.error("file", err)
         return problems.items
     if check_forms is None:
-        check_forms = profile(fmt).defaults["check_forms"]
-    documents = []
+        # The format's default, as scoring takes it.
+        check_forms = Options(format=fmt).check_forms
+    documents, stopped = [], False
     try:
         for document in read_documents(response, "response", fmt, problems=problems):
             loaded = document.load(problems)
@@ -107,7 +109,8 @@ def validate_file(response: str, key: str, fmt: str | None = None,
         problems.error("file", err)
         if not documents:
             return problems.items
-    _check_alignment(key_documents, documents, key, response, check_forms, problems)
+        stopped = True
+    _check_alignment(key_documents, documents, key, response, check_forms, problems, stopped)
     return _once(sorted(problems.items, key=lambda p: (p.line is not None, p.line or 0)))
 
 
@@ -138,13 +141,19 @@ def _label(document, index: int):
     return document.doc_id if isinstance(document.newdoc, str) else ("#", index)
 
 
-def _check_alignment(key_documents, documents, key: str, response: str, check_forms, problems: Problems) -> None:
+def _check_alignment(key_documents, documents, key: str, response: str, check_forms, problems: Problems,
+                     stopped: bool = False) -> None:
     """The response's documents aligned with the key's by their ids, each
     pair checked sentence by sentence; a document on one side only is
-    reported, one the response lacks at the response's document it belongs before."""
+    reported, one the response lacks at the response's document it belongs
+    before. Where the reading ``stopped``, the key's documents after the
+    last one read are not missing: they were not looked for."""
     pairs = aligned([_label(d, i) for i, d in enumerate(key_documents)],
                     [_label(d, i) for i, d in enumerate(documents)])
+    last = max((k for k, r in pairs if k is not None and r is not None), default=-1) if stopped else None
     for (k, r), at in zip(pairs, following(pairs, [d.first_line for d in documents])):
+        if r is None and last is not None and k > last:
+            continue
         if r is None:
             missing = key_documents[k]
             problems.error("document-missing", ScorerError(

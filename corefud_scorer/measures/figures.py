@@ -149,7 +149,8 @@ def _empty(sums, ops, at: int = 0):
 
 def undefined_when_empty(sums, ops, at: int = 0):
     """Recall, precision and F1, undefined with nothing on either side (the
-    zero score: no zero anaphor in the key or the response)."""
+    zero score: no zero anaphor in the key or the response; no
+    non-referring markable; no bridging anaphor)."""
     empty = _empty(sums, ops, at)
     return tuple(ops.where(empty, ops.undefined, figure) for figure in prf(sums, ops, at))
 
@@ -167,8 +168,8 @@ def blanc(sums, ops):
 
 def bridging(sums, ops):
     """Bridging's own figures: its markable level's (the second of its
-    three parts)."""
-    return prf(sums, ops, 4)
+    three parts), undefined with no bridging anaphor on either side."""
+    return undefined_when_empty(sums, ops, 4)
 
 
 def mean_f1(f1s):

@@ -134,8 +134,10 @@ MEASURES = _entries(
     Measure("entropy", ONE_MENTION_SET, further.entropy, further.EntropyCounts, entropy_figures,
             further=True, extra=_variation_of_information),
     Measure("core-de", ONE_MENTION_SET, further.core_de, further=True),
-    Measure("non-referring", LAYERS, mentions.non_referring),
-    Measure("bridging", LAYERS, mentions.bridging, BridgingCounts, bridging),
+    Measure("non-referring", LAYERS, mentions.non_referring, figures=undefined_when_empty,
+            no_value="no non-referring markable in the key or the response"),
+    Measure("bridging", LAYERS, mentions.bridging, BridgingCounts, bridging,
+            no_value="no bridging anaphor in the key or the response"),
     Measure("empty-nodes", LAYERS, empty_nodes.empty_nodes, empty_nodes.EmptyNodeCounts, empty_nodes_figures,
             no_value="no empty node in the key or the response"),
 )

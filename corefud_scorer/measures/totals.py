@@ -55,9 +55,15 @@ def metric_score(name: str, total) -> MetricScore:
 
 def add_counts(documents: Iterable[DocumentResult]) -> dict:
     """Each metric's statistics summed over documents, in document order."""
+    return add_statistics(document.counts for document in documents)
+
+
+def add_statistics(statistics: Iterable[dict]) -> dict:
+    """Each metric's statistics (name -> statistics, one dict per document)
+    summed, in order."""
     totals: dict = {}
-    for document in documents:
-        for name, value in document.counts.items():
+    for counts in statistics:
+        for name, value in counts.items():
             previous = totals.get(name)
             if value is None or previous is NOT_APPLICABLE:
                 totals[name] = NOT_APPLICABLE
@@ -76,7 +82,13 @@ def conll_score(metrics: dict[str, MetricScore]) -> float | None:
 
 def summarize(documents: list[DocumentResult], metrics: tuple[str, ...]) -> tuple[dict, float | None]:
     """Metric scores and the CoNLL score from documents' summed statistics."""
-    totals = add_counts(documents)
+    return summarize_statistics([document.counts for document in documents], metrics)
+
+
+def summarize_statistics(statistics: list[dict], metrics: tuple[str, ...]) -> tuple[dict, float | None]:
+    """Metric scores and the CoNLL score from statistics (one dict per
+    document) summed."""
+    totals = add_statistics(statistics)
     results = {name: metric_score(name, totals.get(name)) for name in dict.fromkeys(metrics)}
     return results, conll_score(results)
 

@@ -6,10 +6,9 @@ that both give the same bytes for the same files and options."""
 from __future__ import annotations
 
 from ..formats.readers import formats
-from ..jobs.resampling import Resampling
+from ..jobs.resampling import Resampling, signature_of
 from .text import render_json, to_json_object
 from ..results import Options
-from ..provenance import signature
 
 
 def as_scored(options: Options, results) -> Options:
@@ -18,11 +17,6 @@ def as_scored(options: Options, results) -> Options:
     the signature, the figures compared."""
     fmt = next((r.settings.get("format") for r in results if r.settings.get("format") in formats()), None)
     return options.for_format(fmt) if fmt else options
-
-
-def signature_of(options: Options, fmt, resampling: Resampling) -> str:
-    return signature(options, fmt, resampling.test, resampling.samples, resampling.confidence,
-                     resampling.level, resampling.seed)
 
 
 def systems_json(entries: list[dict], signature: str, systems) -> dict:

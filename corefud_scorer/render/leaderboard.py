@@ -7,6 +7,7 @@ import csv
 import io
 import os
 
+from ..jobs.comparison import p_text
 from ..jobs.leaderboard import COLUMNS, ZERO, Leaderboard
 from .text import SCHEMA_VERSION
 from ..jobs.significance import AR_TRIALS
@@ -21,7 +22,7 @@ def _percent(value, decimals: int) -> str:
 
 
 def _columns(board: Leaderboard) -> list[str]:
-    return list(COLUMNS) + ([ZERO] if board.with_zero else []) + list(board.extra)
+    return list(board.columns) + ([ZERO] if board.with_zero else []) + list(board.extra)
 
 
 def _label(column: str) -> str:
@@ -49,7 +50,7 @@ def _main_cells(board: Leaderboard, decimals: int) -> tuple[list[str], list[list
     for index, row in enumerate(board.rows):
         cells = [str(row.rank), str(row.cluster), row.system]
         cells += [_percent(_figure(board, row, c), decimals) for c in _columns(board)]
-        cells.append("" if not index else "n/a" if row.p_value is None else f"{row.p_value:.4f}")
+        cells.append("" if not index else "n/a" if row.p_value is None else p_text(row.p_value))
         body.append(cells)
     return header, body
 

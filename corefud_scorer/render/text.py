@@ -118,13 +118,16 @@ def ua_header(options: Options) -> str:
     return text
 
 
-def _scores_line(score: MetricScore, decimals: int = 2) -> str:
-    one_number = score.name in MEASURES and MEASURES[score.name].one_number  # an agreement coefficient
+def _scores_line(score: MetricScore, decimals: int = 2, measure: str | None = None) -> str:
+    """A score's line; ``measure``: the measure a part's score is of (its
+    reason for having no value)."""
+    measure = measure or score.name
+    one_number = measure in MEASURES and MEASURES[measure].one_number  # an agreement coefficient
     if not score.applicable:
         if one_number:
             return NO_VALUE_LINE
         return ("Recall: n/a  Precision: n/a  F1: n/a"
-                f"  (not applicable: {MEASURES[score.name].no_value if score.name in MEASURES else 'no value'})\n")
+                f"  (not applicable: {MEASURES[measure].no_value if measure in MEASURES else 'no value'})\n")
     if one_number:
         return f"Value: {_percent(score.value, decimals)}\n"
     return (f"Recall: {_percent(score.recall, decimals)}  Precision: {_percent(score.precision, decimals)}"
@@ -138,9 +141,9 @@ def _ua_metric_lines(name: str, score: MetricScore, decimals: int = 2) -> list[s
     if name == "bridging":
         parts = score.parts
         return [RULE + "\n", "Bridging anaphora recognition scores:\n",
-                _scores_line(parts["anaphor_recognition"], decimals),
-                "Full bridging scores (Markable Level):\n", _scores_line(parts["markable"], decimals),
-                "Full bridging scores (Entity Level):\n", _scores_line(parts["entity"], decimals)]
+                _scores_line(parts["anaphor_recognition"], decimals, name),
+                "Full bridging scores (Markable Level):\n", _scores_line(parts["markable"], decimals, name),
+                "Full bridging scores (Entity Level):\n", _scores_line(parts["entity"], decimals, name)]
     if name == "empty-nodes":
         lines = [RULE + "\n", "Empty node scores (first DEPS head, and per part what else must match):\n"]
         if not score.applicable:
@@ -407,14 +410,14 @@ def _label(column: str) -> str:
             "documents": "docs"}.get(column, column)
 
 
-def _is_score(column: str) -> bool:
+def is_score(column: str) -> bool:
     return column.endswith(("_recall", "_precision", "_f1", "_value"))
 
 
 def _cell(column: str, value, decimals: int = 2) -> str:
     if value is None:
-        return "n/a" if _is_score(column) else "-"
-    if isinstance(value, float) and _is_score(column):
+        return "n/a" if is_score(column) else "-"
+    if isinstance(value, float) and is_score(column):
         return "%.*f" % (decimals, value * 100)
     return str(value)
 
@@ -447,12 +450,20 @@ def render_table(rows: list[dict], fmt: str, columns: str = "all", decimals: int
         for row in rows:
             writer.writerow(["" if row[c] is None else row[c] for c in shown])
         return out.getvalue()
-    header_cells = [_label(c) for c in shown]
-    body = [[_cell(c, row[c], decimals) for c in shown] for row in rows]
     if fmt == "markdown":
+        header_cells = [_label(c) for c in shown]
+        body = [[_cell(c, row[c], decimals) for c in shown] for row in rows]
         align = ["---" if c in LEFT else "---:" for c in shown]
         lines = ["| " + " | ".join(line) + " |" for line in [header_cells, align] + body]
         return "\n".join(lines) + "\n"
+    return aligned(rows, shown, decimals)
+
+
+def aligned(rows: list[dict], shown: list[str], decimals: int) -> str:
+    """The ``shown`` columns of rows as aligned text: names to the left,
+    figures to the right."""
+    header_cells = [_label(c) for c in shown]
+    body = [[_cell(c, row[c], decimals) for c in shown] for row in rows]
     widths = [max(len(r[i]) for r in [header_cells] + body) for i in range(len(shown))]
 
     def line(cells):

@@ -5,7 +5,9 @@ and described for the page with what each format and measure allows."""
 
 from __future__ import annotations
 
-from ..jobs.options import CHOICES, COUNT, FIELDS, FLAG, NUMBER, SECTIONS, refusals
+import re
+
+from ..jobs.options import CHOICE, CHOICES, COUNT, FIELDS, FLAG, NUMBER, SECTIONS, refusals
 from ..formats.profile import OPTIONAL_FEATURES
 from ..formats.readers import profiles
 from ..measures.registry import CONLL_SCORE, MEASURES
@@ -87,6 +89,42 @@ def read_form(form: dict[str, list[str]]) -> dict:
     return asked
 
 
+def _spellings() -> dict[str, object]:
+    """Each way the command line spells a field's flag (``-a``, ``--match``,
+    ``-a/--match``) -> the field."""
+    out = {}
+    for field in FIELDS.values():
+        for spelling in (field.flag, *field.flag.split("/")):
+            out[spelling] = field
+    return out
+
+
+SPELLINGS = _spellings()
+# A flag standing alone (not inside a word or a longer flag), and the word after it.
+_FLAG = re.compile(r"(?<![\w/-])(" + "|".join(re.escape(s) for s in sorted(SPELLINGS, key=len, reverse=True))
+                   + r")(?![\w/-])( [\w-]+)?")
+
+
+def _field_of(found: re.Match) -> str:
+    field, value = SPELLINGS[found.group(1)], (found.group(2) or "")[1:]
+    if value and (field.kind in (CHOICE, CHOICES) and value in field.choices
+                  or field.kind in (COUNT, NUMBER) and (value.isdigit() or value == "N")):
+        return f"{field.name}={value}"
+    return field.name + (f" {value}" if value else "")
+
+
+def in_fields(message: str) -> str:
+    """A message of the library in the service's own terms: each
+    command-line flag named by its field, with the value it is given
+    (``-a head`` is ``match=head``, ``-s/--keep-singletons`` is
+    ``keep_singletons``)."""
+    return _FLAG.sub(_field_of, message).replace("the flags ask", "the fields ask")
+
+
+def _in_fields(reasons: dict) -> dict:
+    return {name: _in_fields(why) if isinstance(why, dict) else in_fields(why) for name, why in reasons.items()}
+
+
 def describe() -> dict:
     """The fields, the page's sections, and what each format and measure
     allows (from the formats' profiles and the measure registry)."""
@@ -97,7 +135,7 @@ def describe() -> dict:
         "groups": {name: list(members) for name, members in GROUPS.items()},
         "conll": CONLL_SCORE,
         "formats": {name: {"title": p.title, "defaults": p.defaults, "all_metrics": list(p.all_metrics),
-                           "refused": refusals(name)} for name, p in profiles().items()},
+                           "refused": _in_fields(refusals(name))} for name, p in profiles().items()},
         "measures": {name: {"further": m.further, "resampled": m.resampled, "one_number": m.one_number,
                             "reads": m.reads} for name, m in MEASURES.items()},
         "features": OPTIONAL_FEATURES,

@@ -9,15 +9,13 @@ import gc
 import traceback
 from dataclasses import dataclass, field
 
-from ..api import score_many, score_systems
-from ..jobs.comparison import Resampling
 from ..errors import ScorerError
-from ..jobs.error_analysis import analyse_files
 from ..formats.inputs import NamedFile
-from ..jobs.options import OptionConflict, check_compared, check_errors, check_tests, resolve
-from ..formats.readers import detect_format
+from ..jobs.job import Job, resolve_options, run
+from ..jobs.options import OptionConflict
+from ..jobs.resampling import DEFAULT_SEED, Resampling
 from ..render.json_report import render_scores
-from ..jobs.significance import DEFAULT_SEED
+from .options import in_fields
 from .upload import Upload
 
 
@@ -37,13 +35,14 @@ def score_request(key: Upload, responses: list[Upload], asked: dict) -> Answer:
     try:
         return Answer(200, _scores(key, responses, asked))
     except OptionConflict as err:
-        return Answer(422, str(err))
+        return Answer(422, in_fields(str(err)))
     except ScorerError as err:
         named = {place for place, _ in err.where}
         files = [u for u in [key, *responses] if u.name in named]
-        return Answer(400 if files else 422, str(err), files)
+        # The places are file names, said as they are; the message in the service's terms.
+        return Answer(400 if files else 422, str(ScorerError(in_fields(err.message), *err.where)), files)
     except ValueError as err:  # an option the library's types refuse
-        return Answer(422, str(err))
+        return Answer(422, in_fields(str(err)))
     except Exception as err:  # a bug, not bad input
         traceback.print_exc()
         return Answer(500, f"internal error: {type(err).__name__}: {err}")
@@ -68,20 +67,13 @@ def distinct_names(labels: list[str]) -> list[str]:
 
 def _scores(key: Upload, responses: list[Upload], asked: dict) -> str:
     names = distinct_names([r.name for r in responses])
-    options = resolve(asked, asked.get("format") or detect_format(key.path)).options
-    paired_bs, paired_ar = asked.get("paired_bs"), asked.get("paired_ar")
-    check_tests(paired_bs, paired_ar, len(responses))
-    resampling = Resampling(asked.get("confidence"), paired_bs, paired_ar, asked.get("seed", DEFAULT_SEED))
-    if asked.get("errors"):
-        check_errors(options, len(responses), resampling.asked, False)
-    compared = len(responses) > 1 or resampling.asked
-    check_compared(options, compared)
-    key_file = NamedFile(key.path, key.name)
-    response_files = [NamedFile(r.path, r.name) for r in responses]
-    if compared:
-        (results,) = score_systems([(key_file, response_files)], options, 1)
-    else:
-        results = score_many([(key_file, response_files[0])], options, 1)
-    errors = analyse_files(key_file, response_files[0], options, 1) if asked.get("errors") else None
-    return render_scores(names, results, options, resampling, bool(asked.get("per_doc")),
-                         asked.get("shared_task"), errors)
+    options = resolve_options(asked, key.path).options
+    resampling = Resampling(asked.get("confidence"), asked.get("paired_bs"), asked.get("paired_ar"),
+                            asked.get("seed", DEFAULT_SEED))
+    job = Job.pair(NamedFile(key.path, key.name), [NamedFile(r.path, r.name) for r in responses], options, names,
+                   resampling=resampling, errors=bool(asked.get("errors")))
+    job.check()
+    outcome = run(job)
+    results = [per_system[0] for per_system in outcome.results]
+    return render_scores(names, results, outcome.options, resampling, bool(asked.get("per_doc")),
+                         asked.get("shared_task"), outcome.errors, outcome.systems)

@@ -146,10 +146,12 @@ def read_documents(path: str, side: str, fmt: str, words: bool = False,
     it (one that takes the argument), and only when wanted. A file detected
     in a format ``fmt`` pairs with is read in its own format. ``problems``
     receives what is wrong with the file (by default the first problem is
-    raised; collected, the reader goes on)."""
+    raised; collected, the reader goes on; a reader that cannot go on
+    raises its first)."""
     module = reader(source_format(path, fmt))
-    wanted = {name: True for name, on in (("words", words), ("parses", parses), ("deps", deps))
-              if on and name in inspect.signature(module.read_documents).parameters}
-    if problems is not STOP:
+    taken = inspect.signature(module.read_documents).parameters
+    wanted: dict = {name: True for name, on in (("words", words), ("parses", parses), ("deps", deps))
+                    if on and name in taken}
+    if problems is not STOP and "problems" in taken:
         wanted["problems"] = problems
     return module.read_documents(path, side, **wanted)

@@ -46,6 +46,7 @@ PROFILE = FormatProfile(
     matching_modes=("exact", "partial", "head", "partial-craft"),
     features=frozenset({"keep_zeros", "keep_split_antecedents", "only_split_antecedent", "shared_task"}),
     why_not={"discourse_deixis": "CorefUD files have no discourse-deixis layer (a UA file's DISCOURSE_DEIXIS column)",
+             "non-referring": "CorefUD files have no non-referring markables (a UA file's markables of no entity)",
              "np_only": "needs the parse column of CoNLL-2012 files",
              "remove_nested": "is defined for CoNLL-2012 files"},
 )
