@@ -18,7 +18,7 @@ _EXPORTS = {
     "score": "api", "score_documents": "api", "score_many": "api", "score_text": "api",
     "ScorerError": "errors",
     "DocumentResult": "results", "MetricScore": "results", "Options": "results", "Result": "results",
-    "to_json_object": "render.text", "document_rows": "render.text",
+    "to_json_object": "render.json_schema", "document_rows": "render.tables",
 }
 
 __all__ = ["Options", "Result", "MetricScore", "DocumentResult", "score", "score_documents",

@@ -238,7 +238,7 @@ def test_the_per_document_table_fits_a_terminal(tmp_path, systems):
     from corefud_scorer import Options, score
     from corefud_scorer.measures.registry import MEASURES
     from corefud_scorer.render.fitted_table import render_fitted
-    from corefud_scorer.render.text import document_rows, render_table
+    from corefud_scorer.render.tables import document_rows, render_table
     from corefud_scorer.results import EVERY_METRICS
 
     key, copy, response = matrix_files.write_pair(tmp_path, "ua", "rich", seed=7)

@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "corefud_scorer"
 # the renderers: where a measure's own name may decide what is done.
 METRIC_MODULES = {"measures.metrics", "measures.mentions", "measures.further", "measures.split_antecedents",
                   "v801.chains", "v801.chain_metrics", "v801.scoring", "measures.registry"}
-RENDERERS = {"render.text", "render.json_report", "v801.text", "render.error_analysis", "jobs.comparison",
+RENDERERS = {"render.text", "render.json_schema", "render.tables", "render.json_report", "v801.text", "render.error_analysis", "jobs.comparison",
              "render.plot", "render.leaderboard", "render.codalab", "render.fitted_table"}
 # Import cycles still to be broken: none is left, and a new one fails.
 KNOWN_CYCLES: list[set] = []
@@ -258,11 +258,9 @@ def test_the_layer_check_finds_an_upward_import():
 # is a small state object rather than one long function.
 MODULE_LINES, FUNCTION_LINES = 400, 80
 # Still to split; the lists only shrink.
-LONG_MODULES = {"cli.flags", "formats.readers.conll2012", "formats.readers.corefud", "formats.readers.ua",
-                "jobs.error_analysis", "render.text"}
-LONG_FUNCTIONS = {"cli.bench.bench_main", "formats.readers.conll2012.read_documents",
-                  "formats.readers.corefud.iter_raw_documents", "formats.readers.file_entities.see",
-                  "formats.readers.ua.read_documents", "jobs.error_analysis.analyse",
+LONG_MODULES = {"cli.flags", "formats.readers.conll2012", "formats.readers.corefud", "jobs.error_analysis"}
+LONG_FUNCTIONS = {"formats.readers.conll2012.read_documents", "formats.readers.corefud.iter_raw_documents",
+                  "formats.readers.file_entities.see", "jobs.error_analysis.analyse",
                   "jobs.error_analysis.corrected", "web.app.create_app"}
 
 
@@ -284,3 +282,11 @@ def test_no_function_is_too_long():
 def test_at_most_twelve_modules_beside_the_subpackages():
     top = sorted(p.name for p in PACKAGE.glob("*.py"))
     assert len(top) <= 12, top
+
+
+def test_the_lists_of_what_is_still_too_long_only_shrink():
+    lengths = {module: len(path.read_text().splitlines()) for module, path, _ in modules()}
+    functions = {f"{module}.{node.name}": node.end_lineno - node.lineno + 1 for module, _, tree in modules()
+                 for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    assert not [m for m in LONG_MODULES if lengths.get(m, 0) <= MODULE_LINES]
+    assert not [f for f in LONG_FUNCTIONS if functions.get(f, 0) <= FUNCTION_LINES]

@@ -21,7 +21,7 @@ def errors_main(argv: list[str], stdout, stderr) -> int:
     (``corefud-scorer errors KEY SYS``; the first line is its line in ``--help``.)"""
     from ..jobs.error_analysis import refusal
     from ..render.error_analysis import plot_errors, render_errors_text
-    from ..render.text import SCHEMA_VERSION, render_json
+    from ..render.json_schema import SCHEMA_VERSION, render_json
     from ..provenance import file_settings, option_settings
 
     parser = build_errors_parser()

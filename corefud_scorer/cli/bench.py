@@ -56,7 +56,8 @@ def bench_main(argv: list[str], stdout, stderr) -> int:
 
 
 def _write(stdout, args, names, benches, systems, signature) -> int:
-    from ..render.text import benchmark_json, benchmark_rows, render_json, render_table
+    from ..render.json_schema import benchmark_json, render_json
+    from ..render.tables import benchmark_rows, render_table
     from ..render.json_report import systems_json
 
     several = len(benches) > 1

@@ -87,7 +87,7 @@ def _outputs(input_dir: str, shared_task: str | None, metrics: list[str] | None 
     crash on the platform shows the participant nothing)."""
     from ..render.codalab import detailed_html, error_html, scores_json, scores_txt
     from ..jobs.leaderboard import COLUMNS, column_settings, primary_column
-    from ..render.text import render_json
+    from ..render.json_schema import render_json
 
     try:
         from ..jobs.codalab import evaluate

@@ -29,7 +29,7 @@ def leaderboard_main(args, parser, stdout, stderr) -> int:
     from ..jobs.leaderboard import build, column_settings, extra_columns
     from ..jobs.resampling import Resampling
     from ..render.leaderboard import render, to_json
-    from ..render.text import render_json
+    from ..render.json_schema import render_json
 
     for name, message in REFUSED:
         if getattr(args, name):

@@ -9,7 +9,7 @@ from .. import memory
 from ..jobs.job import Job, JobResult
 from ..presets import describe
 from ..render.json_report import render_scores
-from ..render.text import document_rows
+from ..render.tables import document_rows
 
 from .flags import (build_parser, checked, distinct, options_from, names_from, primary_line, resampling_from,
                     run_job)

@@ -34,7 +34,7 @@ def build_validate_parser() -> argparse.ArgumentParser:
 
 def validate_main(argv: list[str], stdout, stderr) -> int:
     """Every problem of a submission against its key, not only the first."""
-    from ..render.text import render_json
+    from ..render.json_schema import render_json
     from ..jobs.validation import validate
 
     args = build_validate_parser().parse_args(argv)

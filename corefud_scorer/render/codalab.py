@@ -15,7 +15,7 @@ from ..jobs.codalab import DATASET_BUDGET, SCORED, Evaluation, counted
 from ..jobs.confined import Budget
 from ..jobs.leaderboard import COLUMNS, ZERO
 from .leaderboard import LABELS
-from .text import SCHEMA_VERSION
+from .json_schema import SCHEMA_VERSION
 
 
 def _number(value: float) -> str:

@@ -1,10 +1,10 @@
 """A table of one pair's documents that fits a terminal: the aligned text
-table (:func:`.text.render_table`), cut into blocks of columns when it
+table (:func:`.tables.render_table`), cut into blocks of columns when it
 is wider."""
 
 from __future__ import annotations
 
-from .text import LEFT, aligned, is_score, render_table, select_columns
+from .tables import LEFT, aligned, is_score, render_table, select_columns
 
 # A terminal's width, which a table of one pair's documents keeps to.
 TERMINAL = 120

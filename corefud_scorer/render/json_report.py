@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..formats.readers import formats
 from ..jobs.resampling import Resampling, signature_of
-from .text import render_json, to_json_object
+from .json_schema import render_json, to_json_object
 from ..results import Options
 
 

@@ -9,7 +9,7 @@ import os
 
 from ..jobs.comparison import p_text
 from ..jobs.leaderboard import COLUMNS, ZERO, Leaderboard
-from .text import SCHEMA_VERSION
+from .json_schema import SCHEMA_VERSION
 from ..jobs.significance import AR_TRIALS
 
 LABELS = {"head": "head", "partial": "partial", "exact": "exact", "with_singletons": "with singletons",
