@@ -9,8 +9,7 @@ import json
 import os
 import tempfile
 
-from ..jobs.codalab import DATASET_BUDGET
-from ..jobs.confined import Budget
+from ..jobs.confined import DATASET_BUDGET, Budget
 from ..errors import ScorerError
 from ..presets import PRESETS, describe
 from ..formats.readers.limits import statement

@@ -10,7 +10,8 @@ import socket
 import sys
 
 from ..web.place import LOOPBACK, where
-from ..web.workers import QUEUE_PER_WORKER, REQUEST_BUDGET
+from ..jobs.confined import REQUEST_BUDGET
+from ..web.workers import QUEUE_PER_WORKER
 from .flags import add_budget_flags, budget_of
 from .usage import Parser
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from .bench import Dataset, benchmark_settings, dataset_name
-from .confined import Budget, Overrun, run
+from .confined import DATASET_BUDGET, Budget, Overrun, run
 from ..errors import ScorerError
 from .leaderboard import COLUMNS, ZERO, column_settings, extra_measures, primary_column, reports_zero
 from ..formats.readers import detect_format, stem
@@ -38,9 +38,6 @@ from ..results import Options
 # Folders an archiver adds beside the files.
 IGNORED = ("__MACOSX",)
 SCORED, MISSING, MALFORMED, FAILED = "scored", "missing", "malformed", "error"
-# What scoring one dataset may take by default: a CorefUD test file takes
-# seconds to a few minutes and well under a GB.
-DATASET_BUDGET = Budget(seconds=600, memory_mb=4096)
 
 
 @dataclass

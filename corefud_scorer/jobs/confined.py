@@ -11,7 +11,6 @@ The call's value, or the exception it raised, comes back through a file
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import pickle
 import resource
@@ -19,7 +18,6 @@ import shutil
 import signal
 import tempfile
 from dataclasses import dataclass
-from multiprocessing import forkserver
 
 MB = 2 ** 20
 # CPU seconds a process is granted past its time limit before the kernel
@@ -38,6 +36,14 @@ class Budget:
         parts = ([f"{self.seconds:g} s"] if self.seconds else []) + (
             [f"{self.memory_mb:g} MB of memory"] if self.memory_mb else [])
         return " and ".join(parts) or "no limit"
+
+
+# What scoring one dataset of a submission (``codalab``) may take by default:
+# a CorefUD test file takes seconds to a few minutes and well under a GB.
+DATASET_BUDGET = Budget(seconds=600, memory_mb=4096)
+# What scoring one request of the service may take by default: a 200 MB
+# upload scores in a few minutes, in well under the memory.
+REQUEST_BUDGET = Budget(seconds=300, memory_mb=4096)
 
 
 class Overrun(Exception):
@@ -69,6 +75,8 @@ def _release_forkserver() -> None:
     none, and holding the pipe would keep the server, its parent, alive
     after the caller is gone (multiprocessing keeps the pipe in a private
     attribute)."""
+    from multiprocessing import forkserver
+
     server = getattr(forkserver, "_forkserver", None)
     fd = getattr(server, "_forkserver_alive_fd", None)
     if fd is not None:
@@ -126,6 +134,8 @@ def context(preload: tuple[str, ...] = ()):
     """The way to start processes: forked from a server of processes that
     imported ``preload`` once (a threaded caller, the service), else forked
     from the caller itself (a command, which has no threads)."""
+    import multiprocessing  # not before a process is started: a command that starts none goes without
+
     if preload and "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(list(preload))

@@ -11,8 +11,8 @@ import textwrap
 
 from ..formats.readers import profiles, reader
 from ..formats.readers.limits import statement
-from ..jobs.codalab import DATASET_BUDGET, SCORED, Evaluation, counted
-from ..jobs.confined import Budget
+from ..jobs.codalab import SCORED, Evaluation, counted
+from ..jobs.confined import DATASET_BUDGET, Budget
 from ..jobs.leaderboard import COLUMNS, ZERO
 from .leaderboard import LABELS
 from .json_schema import SCHEMA_VERSION

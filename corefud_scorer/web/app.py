@@ -23,14 +23,14 @@ from fastapi.staticfiles import StaticFiles
 from .. import __version__
 from ..formats.readers import sniff_format
 from ..formats.readers.limits import in_units
-from ..jobs.confined import Budget, Overrun
+from ..jobs.confined import REQUEST_BUDGET, Budget, Overrun
 from ..jobs.options import CHOICES, COUNT, FIELDS, FLAG
 from ..jobs.parallel import available_cores
 from .options import OptionError, describe, read_form
 from .place import where
 from .runner import score_request
 from .upload import Disconnected, UploadError, drain, receive_upload
-from .workers import QUEUE_PER_WORKER, REQUEST_BUDGET, Busy, Workers
+from .workers import QUEUE_PER_WORKER, Busy, Workers
 
 # The page's icon: a small SVG, so that browsers asking for /favicon.ico get one.
 FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'

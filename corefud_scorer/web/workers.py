@@ -21,9 +21,6 @@ from ..jobs.confined import Budget, Confined, context
 # Imported once by the server of processes, so that a request's process starts at once
 # (Udapi, which the CoNLL-U reader imports when it first parses, too).
 PRELOAD = ("corefud_scorer.web.runner", "udapi.core.document", "udapi.block.read.conllu")
-# What one request may take by default: a 200 MB upload scores in a few
-# minutes, in well under the memory.
-REQUEST_BUDGET = Budget(seconds=300, memory_mb=4096)
 # Requests that may wait for a worker, by default, per worker.
 QUEUE_PER_WORKER = 4
 # How many recent requests' durations estimate the wait a refusal announces.

@@ -13,6 +13,7 @@ while it is being decompressed; neither is ever held whole first."""
 from __future__ import annotations
 
 import gzip
+import io
 import zlib
 from itertools import chain
 from typing import Iterator
@@ -52,7 +53,6 @@ class BoundedText:
         self._unpacked_limit = bounds.unpacked_bytes if compressed else None
         self._read = 0      # bytes of text read so far
         self._newlines = 0  # line ends before the chunk being read
-        self.ended_with_line_end = False  # once the lines are read: whether the text's last byte is one
 
     def _chunk(self, size: int = CHUNK) -> bytes:
         try:
@@ -70,7 +70,7 @@ class BoundedText:
                            f"({variable('line_bytes')})", (self._path, line))
 
     def __iter__(self):
-        """The lines, without their ``\\n``."""
+        """The lines, each with its line end, as a file's lines are."""
         return chain.from_iterable(self._line_lists())
 
     def _line_lists(self):
@@ -86,21 +86,19 @@ class BoundedText:
                 if waiting > self._line_limit:
                     raise self._too_long(self._newlines + 1)
                 continue
-            lines = data.split(b"\n")
-            if pending:
-                lines[0] = b"".join([*pending, lines[0]])
-                pending, waiting = [], 0
-            rest = lines.pop()
-            if max(map(len, lines)) > self._line_limit:
+            buffer = io.BytesIO(data)
+            lines = [b"".join([*pending, buffer.readline()])] if pending else []
+            lines += buffer.readlines()
+            rest = b"" if lines[-1].endswith(b"\n") else lines.pop()
+            # A line's length counts its line end: one byte more than the text.
+            if max(map(len, lines)) > self._line_limit + 1:
                 raise self._too_long(self._newlines + next(i for i, line in enumerate(lines, 1)
-                                                           if len(line) > self._line_limit))
+                                                           if len(line) > self._line_limit + 1))
             self._newlines += len(lines)
             if len(rest) > self._line_limit:
                 raise self._too_long(self._newlines + 1)
-            if rest:
-                pending, waiting = [rest], len(rest)
+            pending, waiting = ([rest], len(rest)) if rest else ([], 0)
             yield lines
-        self.ended_with_line_end = not pending  # an empty text too
         if pending:
             yield [b"".join(pending)]
 
@@ -215,6 +213,7 @@ def text_lines(path: str, kind: str, problems=None) -> Iterator[tuple[int, str]]
     lineno = 0
     try:
         with handle:
+            data = b""
             for lineno, data in enumerate(handle, 1):
                 try:
                     text = data.decode("utf-8")
@@ -227,7 +226,7 @@ def text_lines(path: str, kind: str, problems=None) -> Iterator[tuple[int, str]]
                 if lineno == 1 and text.startswith("\ufeff"):
                     text = text[1:]
                 yield lineno, text.rstrip("\r\n")
-            if handle.ended_with_line_end:
+            if data.endswith(b"\n") or not lineno:
                 yield lineno + 1, ""
     except OSError as err:
         raise ScorerError(f"cannot read: {err.strerror or err}", (path, lineno or None)) from None
