@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from corefud_scorer.errors_analysis import METHODS
+from corefud_scorer.jobs.error_analysis import METHODS
 
 from conftest import run_cli
 import matrix_files

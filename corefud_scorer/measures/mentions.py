@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-import numpy as np
-
 from ..alignment.contingency import Cells, Partition
+from ..lazy import lazy
 from ..model import sentence_of
 from .metrics import alignment_total
 from .statistics import BridgingCounts, Counts
+
+np = lazy("numpy")
 
 
 # --- mention-level metrics over the aligned mentions ---
