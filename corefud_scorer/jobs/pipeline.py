@@ -27,7 +27,7 @@ from ..alignment.match import align, identity_function
 from ..errors import ScorerError
 from ..formats import readers
 from ..formats.inputs import local_files, named_in
-from ..formats.readers import read_documents, resolve_format
+from ..formats.readers import read_against_key, resolve_format
 from ..formats.same_text import check_documents, missing_document
 from ..measures.document import partition_result
 from ..measures.totals import summarize, summarize_synchronised
@@ -214,10 +214,8 @@ def keyed_streams(groups: list[Group], settings: list[Options], words: bool = Fa
     streams = []
     for group in groups:
         key_path, paths = group.key[1], [path for _, path in group.responses]
-        documents = documents_against_key(
-            read_documents(key_path, "key", first.format, words=words, parses=first.np_only),
-            [read_documents(path, "response", first.format) for path in paths],
-            key_path, paths, first.check_forms)
+        keys, responses = read_against_key(key_path, paths, first.format, words=words, parses=first.np_only)
+        documents = documents_against_key(keys, responses, key_path, paths, first.check_forms)
         streams.append(KeyedStream(group.key[0], [name for name, _ in group.responses], documents))
     return streams
 

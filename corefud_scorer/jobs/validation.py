@@ -98,7 +98,7 @@ def validate_file(response: str, key: str, fmt: str | None = None,
         check_forms = Options(format=fmt).check_forms
     documents, stopped = [], False
     try:
-        for document in read_documents(response, "response", fmt, problems=problems):
+        for document in read_documents(response, "response", fmt, problems=problems, key=key_documents):
             loaded = document.load(problems)
             for kind, example in loaded.warnings:
                 line = RE_LINE.search(example)
