@@ -32,7 +32,8 @@ from .files import head, open_bytes
 
 # Name -> module; the first format whose sniff() accepts a file is detected.
 # The default format is listed last: it is what a file nobody claims is read as.
-_MODULES = {"ua": "ua", "conll": "conll2012", "jsonlines": "jsonlines", "corefud": "corefud"}
+_MODULES = {"ua": "ua", "conll": "conll2012", "jsonlines": "jsonlines", "plaintext": "plaintext",
+            "corefud": "corefud"}
 DEFAULT_FORMAT = "corefud"
 
 
