@@ -116,13 +116,20 @@ class Document:
     sentences: int = 0
     tokens: int = 0
     first_line: int | None = None
-    # What the reader noticed but accepted: (kind, example) pairs, counted by kind.
-    warnings: list[tuple[str, str]] = field(default_factory=list)
+    # What the reader noticed but accepted: (kind, example) pairs, counted by
+    # kind, or (kind, example, breakdown): a Counter of what was counted, by name.
+    warnings: list[tuple] = field(default_factory=list)
     text: "DocumentText | None" = None  # words and sentence ids, when a reader is asked for them
     bridging: list[Bridging] = field(default_factory=list)
     non_referring: list[NonReferring] = field(default_factory=list)
     discourse_deixis: list[Entity] = field(default_factory=list)
     empty_nodes: list["EmptyNode"] = field(default_factory=list)  # where the format has them
+
+
+def breakdown(counts) -> str:
+    """A count of several things by name, as a warning says it: ``3 words
+    inserted, 1 tag dropped``."""
+    return ", ".join(f"{n} {name}" for name, n in counts.items() if n)
 
 
 class EmptyNode(NamedTuple):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import inspect
 import io
 import os
 import tempfile
@@ -56,12 +57,20 @@ def text_documents(source: str, fmt: str | None = None, lost: Counter | None = N
         text.close()
 
 
-def convert(source: str, target: str, to: str | None = None, fmt: str | None = None) -> Counter:
+def convert(source: str, target: str, to: str | None = None, fmt: str | None = None,
+            blind: bool = False) -> Counter:
     """Write ``source`` (read in ``fmt``, else its detected format) to
-    ``target`` in ``to`` (else the format its name says); what the target
-    could not hold, by kind."""
+    ``target`` in ``to`` (else the format its name says), without the
+    annotation if ``blind`` (a writer that can leave it out); what the
+    target could not hold, by kind."""
     to = target_format(target, to)
     module = writer(to)
+    extra = {}
+    if blind:
+        if "blind" not in inspect.signature(module.write).parameters:
+            raise ScorerError(f"--blind: the {to} format is written with its annotation; "
+                              "blind texts are written in the plaintext format")
+        extra["blind"] = True
     read_as = source_format(source, fmt)
     lost, text_lost = Counter(), Counter()
     with _output(target) as handle:
@@ -69,7 +78,7 @@ def convert(source: str, target: str, to: str | None = None, fmt: str | None = N
             _copy(source, read_as, handle)
         else:
             module.write(text_documents(source, read_as, text_lost, getattr(module, "HOLDS", frozenset())),
-                         handle, lost)
+                         handle, lost, **extra)
     lost.update(text_lost)
     return Counter({kind: n for kind, n in lost.items() if n})
 

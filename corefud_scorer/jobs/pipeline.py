@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections import Counter
 from dataclasses import dataclass
 from itertools import zip_longest
 from typing import Callable, Iterator
@@ -27,11 +28,11 @@ from ..alignment.match import align, identity_function
 from ..errors import ScorerError
 from ..formats import readers
 from ..formats.inputs import local_files, named_in
-from ..formats.readers import read_documents, resolve_format
+from ..formats.readers import read_against_key, resolve_format
 from ..formats.same_text import check_documents, missing_document
 from ..measures.document import partition_result
 from ..measures.totals import summarize, summarize_synchronised
-from ..model import Document, SourceDocument
+from ..model import Document, SourceDocument, breakdown
 from ..provenance import file_digest, option_settings
 from ..results import DocumentResult, Options, Result
 from .parallel import ordered_map
@@ -59,14 +60,19 @@ class Warnings:
     def __init__(self):
         self.kinds: dict[str, list] = {}
 
-    def add(self, kind: str, example: str, count: int = 1):
-        entry = self.kinds.setdefault(kind, [0, example])
-        entry[0] += count
+    def add(self, kind: str, example: str, count=1):
+        """``count``: a number, or a Counter of what was counted by name
+        (its line then gives each name's total)."""
+        entry = self.kinds.setdefault(kind, [None, example])
+        entry[0] = count if entry[0] is None else entry[0] + count
 
     def lines(self) -> list[str]:
-        return [f"{kind}: {count} (first in {example})" if example.startswith("document")
-                else f"{kind}: {count} (first: {example})"
-                for kind, (count, example) in self.kinds.items()]
+        out = []
+        for kind, (count, example) in self.kinds.items():
+            total = breakdown(count) if isinstance(count, Counter) else count
+            out.append(f"{kind}: {total} (first in {example})" if example.startswith("document")
+                       else f"{kind}: {total} (first: {example})")
+        return out
 
 
 def document_notes(p: Partition, key_doc: Document, response_doc: Document) -> list[tuple]:
@@ -74,8 +80,8 @@ def document_notes(p: Partition, key_doc: Document, response_doc: Document) -> l
     doc = f"document {p.doc_id!r}"
     notes = []
     for label, model_doc, side in (("key", key_doc, p.key), ("response", response_doc, p.response)):
-        for kind, example in model_doc.warnings:
-            notes.append((label, kind, example, 1))
+        for kind, example, *count in model_doc.warnings:
+            notes.append((label, kind, example, count[0] if count else 1))
         dropped = side.dropped
         if dropped.repeated_mentions:
             notes.append((label, "mentions repeated within their entity, counted once",
@@ -214,10 +220,8 @@ def keyed_streams(groups: list[Group], settings: list[Options], words: bool = Fa
     streams = []
     for group in groups:
         key_path, paths = group.key[1], [path for _, path in group.responses]
-        documents = documents_against_key(
-            read_documents(key_path, "key", first.format, words=words, parses=first.np_only),
-            [read_documents(path, "response", first.format) for path in paths],
-            key_path, paths, first.check_forms)
+        keys, responses = read_against_key(key_path, paths, first.format, words=words, parses=first.np_only)
+        documents = documents_against_key(keys, responses, key_path, paths, first.check_forms)
         streams.append(KeyedStream(group.key[0], [name for name, _ in group.responses], documents))
     return streams
 

@@ -16,6 +16,7 @@ from ..errors import ScorerError
 from ..formats.problems import ERROR, WARNING, Problem, Problems
 from ..formats.readers import read_documents, resolve_format
 from ..formats.same_text import aligned, check_documents, following
+from ..model import breakdown
 from ..results import Options
 from .bench import folder_pairs, no_file_of_a_format
 
@@ -98,10 +99,11 @@ def validate_file(response: str, key: str, fmt: str | None = None,
         check_forms = Options(format=fmt).check_forms
     documents, stopped = [], False
     try:
-        for document in read_documents(response, "response", fmt, problems=problems):
+        for document in read_documents(response, "response", fmt, problems=problems, key=key_documents):
             loaded = document.load(problems)
-            for kind, example in loaded.warnings:
+            for kind, example, *count in loaded.warnings:
                 line = RE_LINE.search(example)
+                kind = f"{kind}: {breakdown(count[0])}" if count else kind
                 problems.warning("warning", ScorerError(f"{kind} ({example})",
                                                         (response, int(line.group(1)) if line else None)))
             documents.append(document)

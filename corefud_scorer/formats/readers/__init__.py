@@ -7,7 +7,10 @@ the format means for scoring: :class:`~corefud_scorer.formats.profile.FormatProf
 bytes a line opening a document starts with), ``SUFFIXES`` (its file names) and
 ``read_documents(path, side)``, which validates the file with exact line
 numbers and yields :class:`~corefud_scorer.model.SourceDocument` objects
-one by one. Everything after reading is shared by all formats.
+one by one. A reader whose responses are read against their key (it takes
+``key``) is handed the key's documents as the key's reader yields them
+(:func:`read_against_key`). Everything after reading is shared by all
+formats.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import os
 import stat
 from functools import lru_cache
 from importlib import import_module
+from itertools import tee
 from types import ModuleType
 from typing import Iterator
 
@@ -28,7 +32,8 @@ from .files import head, open_bytes
 
 # Name -> module; the first format whose sniff() accepts a file is detected.
 # The default format is listed last: it is what a file nobody claims is read as.
-_MODULES = {"ua": "ua", "conll": "conll2012", "jsonlines": "jsonlines", "corefud": "corefud"}
+_MODULES = {"ua": "ua", "conll": "conll2012", "jsonlines": "jsonlines", "plaintext": "plaintext",
+            "corefud": "corefud"}
 DEFAULT_FORMAT = "corefud"
 
 
@@ -64,15 +69,15 @@ def detect_format(path: str) -> str:
     try:
         status = os.stat(path)
     except (OSError, TypeError, ValueError):
-        return sniff_format(_head(path))
+        return sniff_format(_head(path), path)
     if not stat.S_ISREG(status.st_mode):
-        return sniff_format(_head(path))  # no file version to remember it by
+        return sniff_format(_head(path), path)  # no file version to remember it by
     return _detected(os.path.abspath(path), status.st_dev, status.st_ino, status.st_mtime_ns, status.st_size)
 
 
 @lru_cache(maxsize=64)
 def _detected(path: str, *version) -> str:
-    return sniff_format(_head(path))
+    return sniff_format(_head(path), path)
 
 
 @lru_cache(maxsize=1)
@@ -107,12 +112,26 @@ def count_documents(path: str) -> int:
     return max(count, 1)
 
 
-def sniff_format(head: str) -> str:
-    """The format a file's first few KB of text say; the default when unsure."""
+def sniff_format(head: str, path=None) -> str:
+    """The format a file's first few KB of text say; for a file whose text
+    says nothing (an empty one), the format its name's ending names; else
+    the default."""
     for fmt, module in _MODULES.items():
         if fmt != DEFAULT_FORMAT and import_module(f".{module}", __name__).sniff(head):
             return fmt
+    if not head.strip() and isinstance(path, str):
+        lower = path.lower().removesuffix(".gz")
+        for fmt in _MODULES:
+            if lower.endswith(reader(fmt).SUFFIXES):
+                return fmt
     return DEFAULT_FORMAT
+
+
+def pairs(fmt: str, other: str) -> bool:
+    """Whether files of the two formats are scored against each other
+    (documents read alike, scored by the same rules): either names the
+    other in its profile."""
+    return other in profile(fmt).pairs_with or fmt in profile(other).pairs_with
 
 
 def resolve_format(fmt: str | None, key_path: str, response_path: str) -> str:
@@ -122,7 +141,7 @@ def resolve_format(fmt: str | None, key_path: str, response_path: str) -> str:
     if fmt:
         return fmt
     key_format, response_format = detect_format(key_path), detect_format(response_path)
-    if key_format != response_format and response_format not in profile(key_format).pairs_with:
+    if key_format != response_format and not pairs(key_format, response_format):
         raise ScorerError(f"the key is in the {key_format} format but the response in the "
                           f"{response_format} format", (key_path, None), (response_path, None))
     return key_format
@@ -130,28 +149,56 @@ def resolve_format(fmt: str | None, key_path: str, response_path: str) -> str:
 
 def source_format(path: str, fmt: str | None) -> str:
     """The format a file is read in when ``fmt`` is asked for: its own where
-    ``fmt`` pairs with it, else ``fmt`` (the detected one for None)."""
+    ``fmt`` pairs with it (where that is the default format only for want
+    of another, only if its text says so), else ``fmt`` (the detected one
+    for None)."""
     detected = detect_format(path)
-    if fmt is None or detected in profile(fmt).pairs_with:
+    if fmt is None or detected == fmt:
+        return detected
+    if pairs(fmt, detected) and (detected != DEFAULT_FORMAT or reader(detected).sniff(_head(path))):
         return detected
     return fmt
 
 
 def read_documents(path: str, side: str, fmt: str, words: bool = False,
-                   parses: bool = False, deps: bool = False, problems: Problems = STOP) -> Iterator[SourceDocument]:
+                   parses: bool = False, deps: bool = False, problems: Problems = STOP,
+                   key=None) -> Iterator[SourceDocument]:
     """``words``: the loaded documents carry their words (``Document.text``),
     for error analysis; ``parses``: the CoNLL-2012 documents carry their
     parse bits, for NP-only; ``deps``: a UA zero keeps its DEPS, for
-    conversion. Each is asked only of a reader that can give
-    it (one that takes the argument), and only when wanted. A file detected
-    in a format ``fmt`` pairs with is read in its own format. ``problems``
-    receives what is wrong with the file (by default the first problem is
-    raised; collected, the reader goes on; a reader that cannot go on
-    raises its first)."""
+    conversion; ``key``: the key's documents a response is read against.
+    Each is asked only of a reader that can give it (one that takes the
+    argument), and only when wanted. A file detected in a format ``fmt``
+    pairs with is read in its own format. ``problems`` receives what is
+    wrong with the file (by default the first problem is raised; collected,
+    the reader goes on; a reader that cannot go on raises its first)."""
     module = reader(source_format(path, fmt))
     taken = inspect.signature(module.read_documents).parameters
     wanted: dict = {name: True for name, on in (("words", words), ("parses", parses), ("deps", deps))
                     if on and name in taken}
+    if key is not None and "key" in taken:
+        wanted["key"] = key
     if problems is not STOP and "problems" in taken:
         wanted["problems"] = problems
     return module.read_documents(path, side, **wanted)
+
+
+def reads_against_key(path: str, fmt: str) -> bool:
+    """Whether a response file is read against its key's documents."""
+    return "key" in inspect.signature(reader(source_format(path, fmt)).read_documents).parameters
+
+
+def read_against_key(key_path: str, response_paths: list[str], fmt: str, words: bool = False,
+                     parses: bool = False, problems: Problems = STOP):
+    """The key's documents and each response file's, read in one pass over
+    the key: a response whose reader reads against the key (the plaintext
+    format) is handed the key's documents as they are read. ``words`` and
+    ``parses`` are asked of the key, ``problems`` receives the responses'."""
+    keys = read_documents(key_path, "key", fmt, words=words, parses=parses)
+    against = [path for path in response_paths if reads_against_key(path, fmt)]
+    copies: dict = {}
+    if against:
+        keys, *branches = tee(keys, 1 + len(against))
+        copies = dict(zip(against, branches))
+    return keys, [read_documents(path, "response", fmt, problems=problems, key=copies.get(path))
+                  for path in response_paths]

@@ -583,6 +583,18 @@ RE_UNMATCHED_CLOSING = re.compile(r"(?:Mention (\S+) closed at <|Cross-sentence 
 RE_UDAPI_CHUNK = re.compile(r"(\([^()]+\)?|[^()]+\))")
 
 
+def sentence_blocks(lines: list[str]) -> list[list[str]]:
+    """A document's lines (as :class:`CorefUDDocument` keeps them) split
+    into its sentences' lines."""
+    blocks: list[list[str]] = [[]]
+    for line in lines:
+        if line:
+            blocks[-1].append(line)
+        else:
+            blocks.append([])
+    return blocks
+
+
 def _mended(raw: CorefUDDocument, lines: list[str], unreadable: _Unreadable) -> list[str] | None:
     """The lines without what Udapi could not read, so that it reads on: a
     closing bracket it cannot match taken out, else the HEADs (for a HEAD
@@ -596,12 +608,7 @@ def _mended(raw: CorefUDDocument, lines: list[str], unreadable: _Unreadable) -> 
     number = next((i for i, sentence in enumerate(raw.sentences) if sentence.sent_id == sent_id), None)
     if number is None:
         return None
-    blocks: list[list[str]] = [[]]
-    for line in lines:
-        if line:
-            blocks[-1].append(line)
-        else:
-            blocks.append([])
+    blocks = sentence_blocks(lines)
     block = blocks[number]
     closing = RE_UNMATCHED_CLOSING.search(unreadable.message)
     for k, line in enumerate(block):

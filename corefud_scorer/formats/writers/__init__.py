@@ -5,7 +5,8 @@ A writer module has ``FORMAT`` (the reader's name for the format),
 layers it keeps, :mod:`.layers`; none if it has no such name) and
 ``write(documents, handle, lost)``, which writes :class:`TextDocument`
 objects and adds to ``lost`` (a :class:`collections.Counter`) what of the
-annotation the format cannot hold, by kind.
+annotation the format cannot hold, by kind. A writer that can leave the
+annotation out takes ``blind``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from ...model import Document, position
 from .names import DocumentName, document_name
 from ..readers.source_text import SourceText
 
-_MODULES = {"ua": "ua", "conll": "conll2012", "jsonlines": "jsonlines", "corefud": "corefud"}
+_MODULES = {"ua": "ua", "conll": "conll2012", "jsonlines": "jsonlines", "plaintext": "plaintext",
+            "corefud": "corefud"}
 
 # What a target without zeros, plural entities or further layers leaves out.
 ZEROS = "zero mentions (empty nodes)"
