@@ -14,16 +14,23 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..errors import ScorerError
 from ..formats.inputs import STDIN
 from ..formats.readers import DEFAULT_FORMAT, detect_format
 from ..results import Options, Result
-from .bench import Benchmark, Dataset, assemble, check_systems, dataset_groups
-from .comparison import Systems, compare, macro_figures, pair_figures
 from .options import Resolved, check_compared, check_errors, check_tests, resolve
 from .pipeline import score_files
 from .resampling import Resampling, signature_of
+
+if TYPE_CHECKING:
+    from .bench import Benchmark, Dataset
+    from .comparison import Systems
+
+# Benchmarks, comparisons and the error analysis are imported by the jobs that
+# ask for them: a single pair does not pay for them (tests/test_startup.py).
+
 
 @dataclass(frozen=True)
 class Job:
@@ -51,6 +58,8 @@ class Job:
     def bench(cls, systems: list[list[Dataset]], options: Options, names: list[str], **more) -> "Job":
         """Systems scored over the same datasets (``systems[s]``: system
         ``s``'s datasets, with the same names and keys in the same order)."""
+        from .bench import check_systems, dataset_groups
+
         check_systems(systems)
         return cls(dataset_groups(systems), options, names, datasets=systems, **more)
 
@@ -95,6 +104,8 @@ def run(job: Job, progress=None, resampling_bar=None) -> JobResult:
     results = [[group[s] for group in per_group] for s in range(len(job.names))]
     outcome = JobResult(options, results, signature_of(options, options.format, job.resampling))
     if job.datasets is not None:
+        from .bench import assemble
+
         outcome.benches = [assemble(datasets, options, per_system)
                            for datasets, per_system in zip(job.datasets, results)]
     if job.compared:
@@ -110,6 +121,8 @@ def run(job: Job, progress=None, resampling_bar=None) -> JobResult:
 def _compare(job: Job, outcome: JobResult, resampling_bar) -> Systems:
     """Intervals and tests over the systems' documents (within each dataset
     for a benchmark, whose figures are its macro-averages)."""
+    from .comparison import compare, macro_figures, pair_figures
+
     if outcome.benches is not None:
         documents = [[r.documents for r in bench.results] for bench in outcome.benches]
         figures = [macro_figures(bench) for bench in outcome.benches]
