@@ -19,8 +19,10 @@ from multiprocessing import forkserver, resource_tracker
 from ..jobs.confined import Budget, Confined, context
 
 # Imported once by the server of processes, so that a request's process starts at once
-# (Udapi, which the CoNLL-U reader imports when it first parses, too).
-PRELOAD = ("corefud_scorer.web.runner", "udapi.core.document", "udapi.block.read.conllu")
+# (Udapi, which the CoNLL-U reader imports when it first parses, and every format's reader too).
+PRELOAD = ("corefud_scorer.web.runner", "udapi.core.document", "udapi.block.read.conllu",
+           "corefud_scorer.formats.readers.ua", "corefud_scorer.formats.readers.conll2012",
+           "corefud_scorer.formats.readers.jsonlines")
 # Requests that may wait for a worker, by default, per worker.
 QUEUE_PER_WORKER = 4
 # How many recent requests' durations estimate the wait a refusal announces.
