@@ -35,10 +35,12 @@ def _plain(name: str) -> str:
     return name[: -len(".gz")] if name.lower().endswith(".gz") else name
 
 
-def _format_suffix(name: str) -> str | None:
-    """The file-name ending of a format a (plain) name has, in any case, if any."""
+def _format_suffix(name: str, keys: bool = False) -> str | None:
+    """The file-name ending of a format a (plain) name has, in any case, if
+    any (with ``keys``, of a format a key can be in)."""
     lowered = name.lower()
-    return next((name[len(name) - len(suffix):] for suffix in file_suffixes() if lowered.endswith(suffix)), None)
+    return next((name[len(name) - len(suffix):] for suffix in file_suffixes(keys) if lowered.endswith(suffix)),
+                None)
 
 
 def dataset_name(filename: str) -> str:
@@ -49,9 +51,9 @@ def dataset_name(filename: str) -> str:
     return base[: -len(suffix)] if suffix else base
 
 
-def _dataset_files(folder: str) -> dict[str, str]:
-    """A folder's files of any format the readers name (plain or gzip):
-    plain name -> path."""
+def _dataset_files(folder: str, keys: bool = False) -> dict[str, str]:
+    """A folder's files of any format the readers name (plain or gzip; with
+    ``keys``, of a format a key can be in): plain name -> path."""
     path = Path(folder)
     if not path.exists():
         raise ScorerError("no such folder", (folder, None))
@@ -60,7 +62,7 @@ def _dataset_files(folder: str) -> dict[str, str]:
     files = {}
     by_dataset: dict[str, str] = {}
     for entry in sorted(path.iterdir()):
-        if entry.is_file() and _format_suffix(_plain(entry.name)):
+        if entry.is_file() and _format_suffix(_plain(entry.name), keys):
             name = dataset_name(entry.name)
             if name in by_dataset:
                 raise ScorerError(
@@ -75,7 +77,7 @@ def folder_pairs(key_dir: str, response_dir: str) -> tuple[list[Dataset], list[s
     """The files of two folders (``*.conllu``, ``*.conll``, ``*.jsonl``...,
     each plain or gzip) paired by file name, and the key files and response
     files left without a partner."""
-    keys = _dataset_files(key_dir)
+    keys = _dataset_files(key_dir, keys=True)
     responses = _dataset_files(response_dir)
     return ([Dataset(dataset_name(n), keys[n], responses[n]) for n in sorted(keys.keys() & responses.keys())],
             [keys[n] for n in sorted(keys.keys() - responses.keys())],
@@ -90,7 +92,7 @@ def first_key(inputs: list[str]) -> str | None:
     try:
         if len(inputs) == 1:
             return read_manifest(inputs[0])[0].key
-        return next(iter(_dataset_files(inputs[0]).values()), None)
+        return next(iter(_dataset_files(inputs[0], keys=True).values()), None)
     except (ScorerError, OSError):
         return None
 

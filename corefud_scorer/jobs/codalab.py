@@ -78,20 +78,20 @@ def _visible(entries):
     return [e for e in entries if not e.name.startswith(".") and e.name not in IGNORED]
 
 
-def _readable(entry) -> bool:
-    return entry.is_file() and stem(entry.name) is not None
+def _readable(entry, keys: bool = False) -> bool:
+    return entry.is_file() and stem(entry.name, keys) is not None
 
 
-def files_folder(folder: str) -> str:
+def files_folder(folder: str, keys: bool = False) -> str:
     """The folder holding the files: ``folder`` itself when files the
-    readers read stand at its top, else its one subfolder (as a zip of a
-    folder unpacks)."""
+    readers read (with ``keys``, gold files) stand at its top, else its one
+    subfolder (as a zip of a folder unpacks)."""
     entries = _visible(os.scandir(folder))
-    if any(_readable(e) for e in entries):
+    if any(_readable(e, keys) for e in entries):
         return folder
     folders = [e for e in entries if e.is_dir()]
     if len(folders) == 1:
-        return files_folder(folders[0].path)
+        return files_folder(folders[0].path, keys)
     return folder
 
 
@@ -137,12 +137,13 @@ def unpack(archive: str, into: str) -> None:
         raise ScorerError(f"cannot open the archive: {err}", (archive, None)) from None
 
 
-def _files(folder: str) -> dict[str, list[str]]:
-    """The files of a folder that the readers read, by dataset name."""
+def _files(folder: str, keys: bool = False) -> dict[str, list[str]]:
+    """The files of a folder that the readers read (with ``keys``, the gold
+    files: a plaintext answer is no key), by dataset name."""
     out: dict[str, list[str]] = {}
     for entry in sorted(_visible(os.scandir(folder)), key=lambda e: e.name):
-        if _readable(entry):
-            out.setdefault(dataset_name(stem(entry.name)), []).append(entry.path)
+        if _readable(entry, keys):
+            out.setdefault(dataset_name(stem(entry.name, keys)), []).append(entry.path)
     return out
 
 
@@ -169,7 +170,7 @@ def evaluate(input_dir: str, options: Options, shared_task: str | None = None,
     ref, res = os.path.join(input_dir, "ref"), os.path.join(input_dir, "res")
     if not os.path.isdir(ref):
         raise ScorerError("no gold folder 'ref'", (input_dir, None))
-    keys = _files(files_folder(ref))
+    keys = _files(files_folder(ref, keys=True), keys=True)
     if not keys:
         raise ScorerError("no gold file of a format the scorer reads", (ref, None))
     doubled = [name for name, paths in keys.items() if len(paths) > 1]

@@ -80,20 +80,29 @@ def _detected(path: str, *version) -> str:
     return sniff_format(_head(path), path)
 
 
-@lru_cache(maxsize=1)
-def file_suffixes() -> tuple[str, ...]:
-    """Every format's file names, longest first (``.ua.conllu`` before ``.conllu``)."""
-    return tuple(sorted({s for fmt in _MODULES for s in reader(fmt).SUFFIXES}, key=len, reverse=True))
+def key_formats() -> tuple[str, ...]:
+    """The formats a key can be in: every format but those whose files are
+    read against their key (plaintext answers)."""
+    return tuple(fmt for fmt in _MODULES if "key" not in inspect.signature(reader(fmt).read_documents).parameters)
 
 
-def stem(name: str) -> str | None:
+@lru_cache(maxsize=2)
+def file_suffixes(keys: bool = False) -> tuple[str, ...]:
+    """Every format's file names, longest first (``.ua.conllu`` before
+    ``.conllu``); with ``keys``, only those of the formats a key can be in."""
+    return tuple(sorted({s for fmt in (key_formats() if keys else _MODULES) for s in reader(fmt).SUFFIXES},
+                        key=len, reverse=True))
+
+
+def stem(name: str, keys: bool = False) -> str | None:
     """A file name without its format's ending, in any case, with gzip's
     ``.gz`` after it or not (``AMI_dev.CONLLUA.gz`` -> ``AMI_dev``); None for
-    a name that ends in no format the readers read."""
+    a name that ends in no format the readers read (with ``keys``, in no
+    format a key can be in)."""
     lower = name.lower()
     if lower.endswith(".gz"):
         lower, name = lower[:-len(".gz")], name[:-len(".gz")]
-    suffix = next((s for s in file_suffixes() if lower.endswith(s)), None)
+    suffix = next((s for s in file_suffixes(keys) if lower.endswith(s)), None)
     return name[:-len(suffix)] or None if suffix else None
 
 
