@@ -14,7 +14,8 @@ run reads "killed at N s" or "MemoryError at the N GB cap". Memory is the
 peak of the process tree's proportional set size (Pss: pages shared between
 a server and its workers counted once), sampled from /proc every 50 ms; the
 server's is taken while it answers. Files are made in a temporary folder,
-deleted at the end; the server listens on 127.0.0.1 only.
+deleted at the end with what the runs left in it (their TMPDIR); the server
+listens on 127.0.0.1 only.
 
     python bench/hostile.py                  # every case, full size (some 15 minutes)
     python bench/hostile.py --scale 0.01 --timeout 20   # a quick look
@@ -100,11 +101,12 @@ class Sampler(threading.Thread):
 class Side:
     """One version of the scorer: how to start it."""
 
-    def __init__(self, name: str, tree: Path, cap_gb: float, timeout: float):
+    def __init__(self, name: str, tree: Path, cap_gb: float, timeout: float, temp: Path):
         self.name, self.tree, self.cap, self.timeout = name, tree, int(cap_gb * 2 ** 30), timeout
+        self.temp = temp  # what a killed run leaves behind goes with the bench's folder
 
     def popen(self, *args, **kwargs) -> subprocess.Popen:
-        env = {**os.environ, "PYTHONPATH": str(self.tree)}
+        env = {**os.environ, "PYTHONPATH": str(self.tree), "TMPDIR": str(self.temp)}
         env.pop("COREFUD_SCORER_MAX_LINE_MB", None)
         return subprocess.Popen([sys.executable, "-m", "corefud_scorer", *map(str, args)], env=env, cwd=self.tree,
                                 start_new_session=True, preexec_fn=self._capped, **kwargs)
@@ -328,8 +330,9 @@ def main(argv=None) -> int:
             before.mkdir()
             archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.base], check=True, capture_output=True)
             subprocess.run(["tar", "-x", "-C", str(before)], input=archive.stdout, check=True)
-        sides = [Side(f"before ({args.base})", before, args.cap_gb, args.timeout),
-                 Side("after", ROOT, args.cap_gb, args.timeout)]
+        (work / "tmp").mkdir()
+        sides = [Side(f"before ({args.base})", before, args.cap_gb, args.timeout, work / "tmp"),
+                 Side("after", ROOT, args.cap_gb, args.timeout, work / "tmp")]
         rows = []
         for case, entry, run in cases(work, args.scale):
             if args.only and not any(word in case or word in entry for word in args.only.split(",")):
