@@ -268,7 +268,7 @@ def test_what_a_zip_unpacks_to_is_counted_as_it_comes(tmp_path, monkeypatch):
     with pytest.raises(ScorerError, match=r"lines.zip: the archive unpacks to more than 1 MB, the limit "
                                           r"\(COREFUD_SCORER_MAX_UNPACKED_MB\)"):
         unpack(str(archive), str(tmp_path / "two"))
-    made.zip_bomb(str(archive), ["a.conllu", "notes.txt"], 0.75, made.CONLL_TOKEN)  # what no reader reads stays
+    made.zip_bomb(str(archive), ["a.conllu", "notes.md"], 0.75, made.CONLL_TOKEN)  # what no reader reads stays
     unpack(str(archive), str(tmp_path / "three"))
     assert [p.name for p in (tmp_path / "three").iterdir()] == ["a.conllu"]
 

@@ -320,7 +320,7 @@ def test_convert_names_what_the_target_cannot_hold(tmp_path):
 
 
 def test_convert_refuses_what_it_cannot_do_before_writing(tmp_path):
-    out = tmp_path / "out.txt"
+    out = tmp_path / "out.md"  # an ending no format has (.txt is the plaintext format's)
     run = run_cli("convert", str(ROOT / "fixtures" / "example" / "key.conllu"), str(out))
     assert run.code == 2 and "give --to" in run.err and not out.exists()
     bad = tmp_path / "bad.jsonl"

@@ -180,8 +180,13 @@ def read_documents(path: str, side: str, fmt: str, words: bool = False,
     argument), and only when wanted. A file detected in a format ``fmt``
     pairs with is read in its own format. ``problems`` receives what is
     wrong with the file (by default the first problem is raised; collected,
-    the reader goes on; a reader that cannot go on raises its first)."""
-    module = reader(source_format(path, fmt))
+    the reader goes on; a reader that cannot go on raises its first). A key
+    asked for in a format a key can be in is read in it, whatever its text
+    looks like (a key is never a plaintext answer)."""
+    read_as = source_format(path, fmt)
+    if side == "key" and fmt in key_formats() and read_as not in key_formats():
+        read_as = fmt
+    module = reader(read_as)
     taken = inspect.signature(module.read_documents).parameters
     wanted: dict = {name: True for name, on in (("words", words), ("parses", parses), ("deps", deps))
                     if on and name in taken}
