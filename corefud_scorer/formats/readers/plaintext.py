@@ -38,10 +38,13 @@ PROFILE = replace(COREFUD_PROFILE, name=FORMAT, title="plaintext", pairs_with=("
 
 
 def sniff(head: str) -> bool:
-    """Plaintext: text without tabs whose first line is not a comment
+    """Plaintext: text (no control character but line ends, no byte that is
+    not UTF-8 but where the head is cut) whose first line is not a comment
     (``#``) or a JSON object."""
     text = head.lstrip()
-    return bool(text) and "\t" not in head and not text.startswith(("#", "{"))
+    if not text or text.startswith(("#", "{")) or "\ufffd" in head[:-3]:
+        return False
+    return not any(c < " " and c not in "\n\r" for c in head)
 
 
 def _lines(path: str, problems: Problems) -> Iterator[tuple[int, str]]:
