@@ -259,13 +259,13 @@ def _read_with_text(path):
 
 
 def test_parallel_rescoring_gives_the_same_costs(tmp_path, monkeypatch):
-    from corefud_scorer.jobs import error_analysis
+    from corefud_scorer.jobs.error_analysis import costs
 
     key_path, response_path = tmp_path / "k.conllu", tmp_path / "r.conllu"
     generate.write_pair(str(key_path), str(response_path), 7, docs=1, tokens_per_doc=600)
     key_docs, response_docs = _read_with_text(key_path), _read_with_text(response_path)
     alone = analyse_documents(key_docs, response_docs, Options())
-    monkeypatch.setattr(error_analysis, "PARALLEL_MENTIONS", 0)
+    monkeypatch.setattr(costs, "PARALLEL_MENTIONS", 0)
     together = analyse_documents(key_docs, response_docs, Options(), jobs=2)
     assert together.cost == alone.cost and together.counts == alone.counts
     assert sum(together.counts.values()) > 10

@@ -258,10 +258,9 @@ def test_the_layer_check_finds_an_upward_import():
 # is a small state object rather than one long function.
 MODULE_LINES, FUNCTION_LINES = 400, 80
 # Still to split; the lists only shrink.
-LONG_MODULES = {"cli.flags", "formats.readers.conll2012", "formats.readers.corefud", "jobs.error_analysis"}
+LONG_MODULES = {"cli.flags", "formats.readers.conll2012", "formats.readers.corefud"}
 LONG_FUNCTIONS = {"formats.readers.conll2012.read_documents", "formats.readers.corefud.iter_raw_documents",
-                  "formats.readers.file_entities.see", "jobs.error_analysis.analyse",
-                  "jobs.error_analysis.corrected", "web.app.create_app"}
+                  "formats.readers.file_entities.see", "web.app.create_app"}
 
 
 def test_no_module_is_too_long():
