@@ -260,7 +260,7 @@ MODULE_LINES, FUNCTION_LINES = 400, 80
 # Still to split; the lists only shrink.
 LONG_MODULES = {"cli.flags", "formats.readers.conll2012", "formats.readers.corefud"}
 LONG_FUNCTIONS = {"formats.readers.conll2012.read_documents", "formats.readers.corefud.iter_raw_documents",
-                  "formats.readers.file_entities.see", "web.app.create_app"}
+                  "formats.readers.file_entities.see"}
 
 
 def test_no_module_is_too_long():
