@@ -11,6 +11,7 @@ import io
 
 from .model import Document
 from .results import ALL_METRICS, CONLL_PARTS, METRIC_NAMES, DocumentResult, MetricScore, Options, Result
+from .jobs.options import for_format
 from .jobs.pipeline import in_memory, result_of, score_files, score_keyed
 from .provenance import option_settings
 
@@ -73,6 +74,6 @@ def score_documents(key: list[Document], response: list[Document], options: Opti
     """Score documents already in the model (built in memory, or read by a
     reader's ``load()``), paired by position; their ids must agree. They go
     through the same core as files: pool, warnings, sums."""
-    options = options or Options()
+    options = for_format(options or Options())
     (((scored,),),) = score_keyed([in_memory(key, response)], [options], jobs)
     return result_of(scored, options, option_settings(options, "model"))

@@ -26,6 +26,12 @@ class ScorerError(Exception):
         return f"{places}: {self.message}" if places else self.message
 
 
+class OptionError(ScorerError, ValueError):
+    """A scoring option that is unknown, contradicts another or that the
+    files' format cannot honour (one line naming the option; the API's
+    422). A ``ValueError`` too, as a bad argument is."""
+
+
 def run_command(prog: str, main) -> int:
     """A command's ``main()`` with its output written out: a reader that went
     away (``| head``) ends it quietly with 1, any other failure to write (a

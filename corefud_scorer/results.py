@@ -3,14 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .measures import further
-from .errors import ScorerError
 from .presets import PRESETS
 from .formats import readers
-from .formats.profile import OPTIONAL_FEATURES
-from .alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from .measures.metrics import BlancCounts, BridgingCounts, Counts  # noqa: F401  (re-exported)
 from .measures.registry import CONLL_PARTS, CONLL_SCORE, FURTHER, OF_LAYERS, score_of
 from .measures.scores import MetricScore  # noqa: F401  (re-exported)
@@ -24,10 +21,6 @@ EVERY_METRICS = ALL_METRICS + ("mention",) + FURTHER
 METRIC_NAMES = EVERY_METRICS + OF_LAYERS
 SYNC_CHOICES = further.SYNC_OPTIONS + ("all",)
 GROUPS = {"all": ALL_METRICS, "every": EVERY_METRICS, CONLL_SCORE: CONLL_PARTS}
-# Options whose None means "the format's default" (its profile's ``defaults``).
-FORMAT_DEFAULTED = ("metrics", "match", "zero_match", "keep_zeros", "check_forms")
-# Boolean options a format may not support (its profile's ``features``).
-FEATURE_OPTIONS = ("keep_split_antecedents", "discourse_deixis", "only_split_antecedent", "np_only", "remove_nested")
 
 
 def all_metrics(fmt: str | None) -> tuple[str, ...]:
@@ -55,10 +48,14 @@ class Options:
     reader's profile): 1.2's for CorefUD files (``all``, head matching, zeros
     by dependencies), the UA scorer's for UA files (``muc bcub ceafe``, exact
     matching, zeros left out), exact matching and forms compared with a
-    warning for CoNLL-2012 files. A setting the format cannot honour (head
-    matching without heads, split antecedents in CoNLL-2012) is refused
-    with a :class:`~corefud_scorer.errors.ScorerError` once the format is
-    known.
+    warning for CoNLL-2012 files.
+
+    A plain value: nothing is checked when it is made. Every job settles
+    it before scoring (:func:`~corefud_scorer.jobs.options.for_format`):
+    the fields left None take the defaults of the files' format, and a
+    setting that is unknown, contradicts another or that the format cannot
+    honour (head matching without heads, split antecedents in CoNLL-2012)
+    is refused there with an :class:`~corefud_scorer.errors.OptionError`.
     ``"every"`` stands for every metric and measure. ``sync`` rebuilds key
     and response over one mention set before the metrics of the contingency
     (``intersection``, ``union``, ``key``, ``response``), or with ``all``
@@ -89,60 +86,6 @@ class Options:
     np_only: bool = False
     remove_nested: bool = False
 
-    def __post_init__(self):
-        if self.format is not None:
-            from .formats.readers import formats
-
-            if self.format not in formats():
-                raise ValueError(f"format must be one of {', '.join(formats())}, not {self.format!r}")
-        profile = readers.profile(self.format)
-        # Which fields took the format's default: they follow the format
-        # the files turn out to be in (:meth:`for_format`).
-        defaulted = tuple(name for name in FORMAT_DEFAULTED if getattr(self, name) is None)
-        object.__setattr__(self, "_defaulted", defaulted)
-        for name in defaulted:
-            object.__setattr__(self, name, profile.defaults[name])
-        metrics = (self.metrics,) if isinstance(self.metrics, str) else tuple(self.metrics)
-        object.__setattr__(self, "metrics", metrics)
-        object.__setattr__(self, "match", MATCHING_SYNONYMS.get(self.match, self.match))
-        if self.check_forms not in (True, False, "warn"):
-            raise ValueError(f"check_forms must be True, False or 'warn', not {self.check_forms!r}")
-        if (self.keep_split_antecedents or self.only_split_antecedent or self.discourse_deixis) \
-                and not (self.keep_singletons and self.keep_split_antecedents):
-            raise ValueError("split antecedents, discourse deixis and the split-antecedent score "
-                             "need keep_singletons and keep_split_antecedents (an antecedent of a "
-                             "plural may be a singleton)")
-        if self.sync is not None and self.keep_split_antecedents:
-            raise ScorerError("--sync: not with split antecedents (synchronisation rebuilds entities "
-                              "of mentions, and a split antecedent is a set of entities)")
-        if not metrics:
-            raise ValueError("no metric asked for")
-        if self.match not in MATCHING_MODES:
-            raise ValueError(f"match must be one of {', '.join(MATCHING_MODES)}, not {self.match!r}")
-        if self.zero_match not in ZERO_METHODS:
-            raise ValueError(f"zero_match must be one of {', '.join(ZERO_METHODS)}, not {self.zero_match!r}")
-        if self.sync is not None and self.sync not in SYNC_CHOICES:
-            raise ValueError(f"sync must be one of {', '.join(SYNC_CHOICES)}, not {self.sync!r}")
-        unknown = [m for m in metrics if m not in GROUPS and m not in METRIC_NAMES]
-        if unknown:
-            raise ValueError(f"unknown metric(s): {', '.join(unknown)}")
-        if self.format is not None:
-            self.check_format()
-
-    def check_format(self) -> None:
-        """Refuse what the format cannot honour (a :class:`ScorerError`, one
-        line naming the option): the one rule for every caller."""
-
-        profile = readers.profile(self.format)
-        if self.match not in profile.matching_modes:
-            raise profile.refuse(self.match, f"-a {self.match}")
-        for name in FEATURE_OPTIONS:
-            if getattr(self, name) and not profile.supports(name):
-                raise profile.refuse(name, OPTIONAL_FEATURES[name])
-        for name in self.metric_list:
-            if name in profile.why_not:
-                raise profile.refuse(name, f"-m {name}")
-
     @classmethod
     def preset(cls, name: str, **overrides) -> "Options":
         """The settings of a CRAC shared task's official ranking (``crac24``…)."""
@@ -157,13 +100,9 @@ class Options:
         """The metrics as asked, ``all`` and ``every`` (for the format)
         expanded in place, repeats kept: the lines of 1.2's text."""
         groups = {**GROUPS, "all": all_metrics(self.format), "every": every_metric(self.format)}
-        return tuple(name for m in self.metrics for name in groups.get(m, (m,)))
-
-    def for_format(self, fmt: str) -> "Options":
-        """These options with the format the files turned out to be in."""
-        if self.format == fmt:
-            return self
-        return replace(self, format=fmt, **dict.fromkeys(self._defaulted))
+        metrics = readers.profile(self.format).defaults["metrics"] if self.metrics is None else self.metrics
+        metrics = (metrics,) if isinstance(metrics, str) else metrics
+        return tuple(name for m in metrics for name in groups.get(m, (m,)))
 
     def preparation(self) -> dict:
         """What preparing each side's entities needs to know."""

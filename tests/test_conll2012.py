@@ -295,25 +295,30 @@ def test_word_forms_compared_warned_refused_or_skipped():
 @needs_suite
 def test_api_options_take_the_format_defaults():
     from corefud_scorer import Options, score
+    from corefud_scorer.jobs.options import for_format
 
-    assert (Options().match, Options().check_forms) == ("head", True)
-    assert (Options(format="conll").match, Options(format="conll").check_forms) == ("exact", "warn")
-    detected = Options().for_format("conll")
+    # A plain value: what was not given stays None until the format is known.
+    assert (Options().match, Options().check_forms) == (None, None)
+    assert (for_format(Options()).match, for_format(Options()).check_forms) == ("head", True)
+    conll = for_format(Options(format="conll"))
+    assert (conll.match, conll.check_forms) == ("exact", "warn")
+    detected = for_format(Options(), "conll")
     assert (detected.match, detected.check_forms) == ("exact", "warn")
-    # What was given is kept.
-    assert Options(match="exact", check_forms=False).for_format("conll").match == "exact"
+    # Settled for one format, the defaults follow another; what was given is kept.
+    assert for_format(for_format(Options()), "conll") == detected
+    assert for_format(Options(match="exact", check_forms=False), "conll").match == "exact"
     # What the format cannot honour is refused once the format is known.
-    from corefud_scorer.errors import ScorerError
+    from corefud_scorer.errors import OptionError
 
-    with pytest.raises(ScorerError, match="-a partial: needs mention heads"):
-        Options(match="partial").for_format("conll")
-    assert Options(check_forms=False).for_format("conll").check_forms is False
+    with pytest.raises(OptionError, match="-a partial: needs mention heads"):
+        for_format(Options(match="partial"), "conll")
+    assert for_format(Options(check_forms=False), "conll").check_forms is False
     result = score(SUITE / "TC-A.key", SUITE / "TC-A-3.response")
     assert result.settings["format"] == "conll" and result.settings["match"] == "exact"
     assert len(result.warnings) == 1 and "(first: " in result.warnings[0]
     assert result.metrics["muc"].f1 == pytest.approx(0.75)
-    with pytest.raises(ValueError, match="check_forms"):
-        Options(check_forms="yes")
+    with pytest.raises(OptionError, match="check_forms"):
+        score(SUITE / "TC-A.key", SUITE / "TC-A-3.response", Options(check_forms="yes"))
 
 
 @needs_suite

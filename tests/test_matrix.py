@@ -983,7 +983,7 @@ def check_error_analysis(agreement, folders, flags):
 
 
 def check_web(agreement, folders, flags, systems):
-    from corefud_scorer.cli.flags import short_names
+    from corefud_scorer.cli.names import short_names
     from corefud_scorer.web.runner import score_request
     from corefud_scorer.web.upload import Upload
 

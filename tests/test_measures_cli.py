@@ -12,6 +12,8 @@ from hypothesis import given, settings, strategies as st
 
 from corefud_scorer import Options, score
 from corefud_scorer.results import ALL_METRICS, EVERY_METRICS
+from corefud_scorer.errors import OptionError
+from corefud_scorer.jobs.options import for_format
 from corefud_scorer.measures.further import SYNC_OPTIONS
 from corefud_scorer.measures.registry import FURTHER as MEASURE_NAMES
 from corefud_scorer.measures.metrics import Counts
@@ -35,8 +37,9 @@ def test_all_keeps_1_2s_set_and_every_adds_the_further_measures():
     assert Options().metric_list == ALL_METRICS
     assert Options(metrics=("every",)).metric_list == EVERY_METRICS
     assert Options(metrics=("all", "alpha")).metric_list == ALL_METRICS + ("alpha",)
-    with pytest.raises(ValueError):
-        Options(sync="sideways")
+    Options(sync="sideways")  # a plain value: checked where it is settled
+    with pytest.raises(OptionError, match="sync must be one of"):
+        for_format(Options(sync="sideways"))
 
 
 def test_text_output_adds_the_measures_after_1_2s_lines():

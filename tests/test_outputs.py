@@ -19,6 +19,7 @@ import pytest
 from scipy.optimize import linear_sum_assignment
 
 import corefud_scorer
+from corefud_scorer.jobs.options import for_format
 from corefud_scorer import Options, ScorerError, score, score_documents, score_text
 from corefud_scorer.alignment.assignment import solve
 from corefud_scorer.model import Document, Entity, Mention, position
@@ -260,7 +261,7 @@ def test_per_document_json_has_the_same_shape_and_adds_up():
 
 def test_api_takes_text_streams_and_paths_alike():
     options = Options(metrics="muc", match="exact", keep_singletons=True)
-    assert options.metrics == ("muc",)
+    assert for_format(options).metrics == ("muc",)
     by_path = score(str(KEY), str(RESPONSE), options)
     by_text = score_text(KEY.read_text(), RESPONSE.read_text(), options)
     with open(KEY, "rb") as key, open(RESPONSE, "rb") as response:

@@ -9,7 +9,7 @@ import pytest
 from conftest import FIXTURES, run_cli
 from test_systems import write_systems
 
-from corefud_scorer.cli.flags import short_names, split_names
+from corefud_scorer.cli.names import short_names, split_names
 from corefud_scorer.jobs.comparison import Resampling, few_documents
 from corefud_scorer.jobs.significance import TRUSTWORTHY_DOCUMENTS
 

@@ -20,6 +20,7 @@ def errors_main(argv: list[str], stdout, stderr) -> int:
 
     (``corefud-scorer errors KEY SYS``; the first line is its line in ``--help``.)"""
     from ..jobs.error_analysis import refusal
+    from ..jobs.options import for_format
     from ..render.error_analysis import plot_errors, render_errors_text
     from ..render.json_schema import SCHEMA_VERSION, render_json
     from ..provenance import file_settings, option_settings
@@ -40,8 +41,7 @@ def errors_main(argv: list[str], stdout, stderr) -> int:
         check_plot_path(args.plot)
     memory.freeze()
     report = analyse(args.key_file, args.sys_file, options, args.jobs)
-    if report.format:
-        options = options.for_format(report.format)
+    options = for_format(options, report.format or None)
     if args.plot:
         plot_errors(report, args.plot)
     if args.output == "json":

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-
 from .. import memory
 from ..presets import describe
 
-from .flags import (build_bench_parser, checked, distinct, options_from, names_from, primary_line, resampling_from,
-                    run_job)
+from .flags import build_bench_parser, options_from, resampling_from
+from .names import distinct, names_from
+from .running import checked, primary_line, run_job
 
 
 def bench_main(argv: list[str], stdout, stderr) -> int:

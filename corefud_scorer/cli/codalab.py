@@ -73,9 +73,10 @@ def _table(shared_task: str | None, metrics: list[str] | None):
     """The options and extra measures of the table (the rule
     :func:`..jobs.leaderboard.extra_columns` states)."""
     from ..jobs.leaderboard import extra_columns
+    from ..jobs.options import for_format
     from ..results import Options
 
-    return extra_columns(Options.preset(shared_task) if shared_task else Options(), metrics)
+    return extra_columns(for_format(Options.preset(shared_task) if shared_task else Options()), metrics)
 
 
 def _outputs(input_dir: str, shared_task: str | None, metrics: list[str] | None = None,

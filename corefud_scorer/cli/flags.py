@@ -1,12 +1,10 @@
-"""The command line's flags, shared by its commands: parsing, the
-options they make (checked against the files' format before a file is
-read), resampling, progress and warnings."""
+"""The command line's flags, shared by its commands: parsing, and the
+options and resampling they make (checked against the files' format
+before a file is read)."""
 
 from __future__ import annotations
 
 import argparse
-import os
-import re
 from collections.abc import Mapping
 
 from .. import __version__
@@ -19,7 +17,6 @@ from ..jobs.options import OptionConflict, check_tests
 from ..jobs.resampling import (AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, MAX_AR_TRIALS,
                                MAX_BOOTSTRAP_SAMPLES, Resampling)
 from ..results import GROUPS, METRIC_NAMES, SYNC_CHOICES, Options
-from ..measures.totals import headline, primary_figure
 
 from .usage import Parser
 
@@ -294,154 +291,3 @@ def options_from(args: argparse.Namespace, parser: argparse.ArgumentParser,
             print(f"{PROG}: warning: {flag} scores split antecedents with singletons: "
                   "-s and -l are set", file=stderr)
     return resolved.options
-
-
-class Progress:
-    """A progress bar on stderr when it is a terminal (tqdm), else nothing."""
-
-    def __init__(self, pairs, stderr, quiet):
-        self.bar = None
-        if quiet or not getattr(stderr, "isatty", lambda: False)():
-            return
-        from tqdm import tqdm
-
-        from ..formats.readers import count_documents
-
-        self.files = len(pairs)
-        self.bar = tqdm(total=sum(count_documents(k) for k, _ in pairs), unit="doc",
-                        file=stderr, dynamic_ncols=True, leave=False)
-        self.tokens = 0
-
-    def __call__(self, index, document):
-        self.tokens += document.tokens
-        rate = self.tokens / max(self.bar.format_dict["elapsed"], 1e-9)
-        self.bar.set_postfix_str(f"file {index + 1}/{self.files}, {rate:,.0f} tokens/s", refresh=False)
-        self.bar.update(1)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
-
-
-# Seconds of resampling before its progress bar shows: a short run stays quiet.
-RESAMPLING_DELAY = 1.0
-
-
-def resampling_bar(resampling: Resampling, stderr, quiet: bool):
-    """A progress bar of the samples and trials drawn, on a terminal (not
-    with -q), shown once resampling has taken :data:`RESAMPLING_DELAY`
-    seconds; None where none is shown."""
-    if quiet or not resampling.asked or not getattr(stderr, "isatty", lambda: False)():
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=resampling.work, unit="sample", unit_scale=True, desc="resampling", file=stderr,
-                dynamic_ncols=True, leave=False, delay=RESAMPLING_DELAY)
-
-
-def checked(parser: argparse.ArgumentParser, job):
-    """The job, once it is known to be one it can honour
-    (:meth:`~corefud_scorer.jobs.job.Job.check`); else a usage error."""
-    try:
-        job.check()
-    except OptionConflict as err:
-        parser.error(str(err))
-    return job
-
-
-def run_job(job, args, stderr):
-    """:func:`~corefud_scorer.jobs.job.run` with progress bars on a terminal (documents, then
-    resampling), and its warnings on stderr unless -q: the scoring's, then
-    the comparison's (too few documents)."""
-    from ..jobs.job import run
-
-    progress = Progress([(key, response) for key, responses in job.groups for response in responses],
-                        stderr, args.quiet)
-    try:
-        outcome = run(job, progress if progress.bar else None,
-                      lambda: resampling_bar(job.resampling, stderr, args.quiet))
-    finally:
-        progress.close()
-    report_warnings([r for per_system in outcome.results for r in per_system], args, stderr)
-    if not args.quiet and outcome.systems is not None:
-        for line in outcome.systems.warnings:
-            print(f"{PROG}: warning: {line}", file=stderr)
-    return outcome
-
-
-def report_warnings(results, args, stderr):
-    """Warnings (unless -q) and, with -v, what was left out as asked."""
-    if args.quiet:
-        return
-    for result in results:
-        for line in result.warnings:
-            print(f"{PROG}: warning: {line}", file=stderr)
-        if args.verbose:
-            for kind, count in result.counts.items():
-                print(f"{PROG}: {result.settings.get('response_file', '')}: "
-                      f"{kind.replace('_', ' ')}: {count}", file=stderr)
-
-
-def _repeated(names: list[str]) -> str | None:
-    """The first name given a second time, if any."""
-    seen = set()
-    for name in names:
-        if name in seen:
-            return name
-        seen.add(name)
-    return None
-
-
-def distinct(parser, names: list[str]) -> None:
-    repeated = _repeated(names)
-    if repeated is not None:
-        parser.error(f"{repeated} is given twice: each system once")
-
-
-def short_names(paths: list[str]) -> list[str]:
-    """Each path by its shortest ending (of whole path components) that no
-    other path ends with: ``a/x/sys.conllu`` and ``b/x/sys.conllu`` are
-    ``a/x/sys.conllu`` and ``b/x/sys.conllu``, ``runs/one.conllu`` and
-    ``runs/two.conllu`` are ``one.conllu`` and ``two.conllu``."""
-    parts = [[p for p in os.path.normpath(path).split(os.sep) if p] or [path] for path in paths]
-    names = []
-    for i, mine in enumerate(parts):
-        others = [theirs for j, theirs in enumerate(parts) if j != i]
-        for k in range(1, len(mine) + 1):
-            if all(theirs[-k:] != mine[-k:] for theirs in others):
-                break
-        names.append(os.path.normpath(paths[i]) if k == len(mine) else "/".join(mine[-k:]))
-    return names
-
-
-def split_names(text: str) -> list[str]:
-    """``--names A,B,C``: names separated by commas, ``\\,`` standing for a
-    comma inside a name."""
-    return [name.replace("\\,", ",").strip() for name in re.split(r"(?<!\\),", text)]
-
-
-def names_from(args: argparse.Namespace, parser: argparse.ArgumentParser, paths: list[str]) -> list[str]:
-    """The systems' names: ``--names``, one per system and each once, or
-    each path's shortest ending that tells it from the others."""
-    if args.names is None:
-        return short_names(paths)
-    names = split_names(args.names)
-    if len(names) != len(paths):
-        parser.error(f"--names gives {len(names)} name{'s' if len(names) != 1 else ''} for "
-                     f"{len(paths)} system{'s' if len(paths) != 1 else ''}: one per response, separated by commas")
-    if not all(names):
-        parser.error("--names: a name is empty")
-    repeated = _repeated(names)
-    if repeated is not None:
-        parser.error(f"--names: {repeated} is given twice: each system its own name")
-    return names
-
-
-def primary_line(conll, metrics: dict, decimals: int) -> str:
-    """``-b``'s line: the primary figure (:func:`..measures.totals.primary_figure`)."""
-    _, value = primary_figure(conll, {name: headline(score) for name, score in metrics.items()})
-    return figure(value, decimals) + "\n"
-
-
-def figure(value, decimals: int) -> str:
-    return "n/a" if value is None else "%.*f" % (decimals, value * 100)

@@ -8,7 +8,9 @@ import argparse
 from .. import memory
 from ..presets import describe
 
-from .flags import PROG, Progress, distinct, names_from, options_from
+from .flags import PROG, options_from
+from .names import distinct, names_from
+from .running import Progress
 
 # Flags the table has no room for, or that its columns set themselves.
 REFUSED = (("keep_singletons", "-s: the table has its own column with singletons"),
@@ -26,6 +28,7 @@ def leaderboard_main(args, parser, stdout, stderr) -> int:
     from ..errors import ScorerError
     from ..jobs.bench import first_key, pair_folders, read_manifest
     from ..jobs.job import key_format
+    from ..jobs.options import for_format
     from ..jobs.leaderboard import build, column_settings, extra_columns
     from ..jobs.resampling import Resampling
     from ..render.leaderboard import render, to_json
@@ -42,7 +45,7 @@ def leaderboard_main(args, parser, stdout, stderr) -> int:
     try:
         # What -m and the matching mean for the first key's format, refused
         # before a file is read; the board resolves them on all the files.
-        first, extra = extra_columns(options.for_format(key_format(args.format, first_key(args.inputs))),
+        first, extra = extra_columns(for_format(options, key_format(args.format, first_key(args.inputs))),
                                      args.metrics)
         column_settings(first, extra)
     except ScorerError as err:

@@ -11,8 +11,9 @@ from ..presets import describe
 from ..render.json_report import render_scores
 from ..render.tables import document_rows
 
-from .flags import (build_parser, checked, distinct, options_from, names_from, primary_line, resampling_from,
-                    run_job)
+from .flags import build_parser, options_from, resampling_from
+from .names import distinct, names_from
+from .running import checked, primary_line, run_job
 
 
 def pair_main(argv: list[str], stdout, stderr, commands: Mapping[str, str] | None = None) -> int:

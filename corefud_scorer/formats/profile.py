@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import ScorerError
+from ..errors import OptionError
 
 # The layouts of the text output: scorer 1.2's, and the UA scorer's.
 SCORER_12_TEXT = "scorer 1.2"
@@ -63,8 +63,8 @@ class FormatProfile:
         """Why the format cannot honour ``what`` (a mode, feature or measure)."""
         return self.why_not.get(what, f"not supported for {self.title} files")
 
-    def refuse(self, what: str, flag: str) -> ScorerError:
-        return ScorerError(f"{flag}: {self.reason(what)}")
+    def refuse(self, what: str, flag: str) -> OptionError:
+        return OptionError(f"{flag}: {self.reason(what)}")
 
 
 def spans_only_refusals(subject: str, has: str) -> dict[str, str]:

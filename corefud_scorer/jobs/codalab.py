@@ -29,6 +29,7 @@ from typing import Sequence
 from .bench import Dataset, benchmark_settings, dataset_name
 from .confined import DATASET_BUDGET, Budget, Overrun, run
 from ..errors import ScorerError
+from .options import for_format
 from .leaderboard import COLUMNS, ZERO, column_settings, extra_measures, primary_column, reports_zero
 from ..formats.readers import detect_format, stem
 from ..formats.readers.files import BoundedText
@@ -155,8 +156,8 @@ def _check_gold(keys: dict[str, list[str]], settings: dict[str, Options]) -> Non
         fmt = detect_format(paths[0])
         for column, options in settings.items():
             try:
-                options.for_format(fmt)
-            except (ScorerError, ValueError) as err:
+                for_format(options, fmt)
+            except ScorerError as err:
                 raise ScorerError(f"the {column} column cannot score this gold file: {err}", (paths[0], None)) from None
 
 
@@ -176,6 +177,7 @@ def evaluate(input_dir: str, options: Options, shared_task: str | None = None,
     doubled = [name for name, paths in keys.items() if len(paths) > 1]
     if doubled:
         raise ScorerError(f"two gold files of dataset(s) {', '.join(doubled)}", (ref, None))
+    options = for_format(options)
     settings = column_settings(options, extra)
     _check_gold(keys, settings)
     problems: list[str] = []

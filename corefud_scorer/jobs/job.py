@@ -20,7 +20,7 @@ from ..errors import ScorerError
 from ..formats.inputs import STDIN
 from ..formats.readers import DEFAULT_FORMAT, detect_format
 from ..results import Options, Result
-from .options import Resolved, check_compared, check_errors, check_tests, resolve
+from .options import OptionConflict, Resolved, check_compared, check_tests, resolve
 from .pipeline import score_files
 from .resampling import Resampling, signature_of
 
@@ -161,3 +161,16 @@ def resolve_options(asked, key) -> Resolved:
     """Options from what was asked (field name -> value), checked against
     the format of the key (:func:`key_format`)."""
     return resolve(asked, key_format(asked.get("format"), key))
+
+
+def check_errors(options: Options, responses: int, resampled: bool, stdin: bool) -> None:
+    """The error analysis reads one response file, twice, and refuses what
+    :func:`.error_analysis.refusal` says it cannot honour."""
+    from .error_analysis import refusal
+
+    why = refusal(options)
+    if why is not None:
+        raise OptionConflict(f"--errors: {why}")
+    if responses > 1 or resampled or stdin:
+        raise OptionConflict("--errors analyses one response file (not - : it is read a second time), "
+                             "without intervals or tests")

@@ -25,6 +25,7 @@ from typing import Sequence
 from . import significance
 from .bench import Benchmark, Dataset, benchmark_settings
 from .comparison import Resampling
+from .options import for_format
 from ..errors import ScorerError
 from ..formats.readers import profile
 from ..measures.registry import CONLL_PARTS, CONLL_SCORE, MEASURES
@@ -82,7 +83,7 @@ def for_files(options: Options, systems: list[list[Dataset]], asked: Sequence[st
     those files is scored, and the extra columns ``-m`` asks for
     (:func:`extra_columns`)."""
     fmt = files_format([(d.key, d.response) for datasets in systems for d in datasets], [options])
-    return extra_columns(options.for_format(fmt) if fmt else options, asked)
+    return extra_columns(for_format(options, fmt), asked)
 
 
 def extra_measures(names: Sequence[str]) -> tuple[str, ...]:

@@ -14,10 +14,10 @@ shows it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping
 
-from ..errors import ScorerError, plain_setting
+from ..errors import OptionError, plain_setting
 from ..alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from ..presets import PRESETS
 from ..formats.profile import OPTIONAL_FEATURES
@@ -120,7 +120,83 @@ FIELDS = _fields(
 )
 
 
-class OptionConflict(ScorerError):
+# Options whose None means "the format's default" (its profile's ``defaults``).
+FORMAT_DEFAULTED = ("metrics", "match", "zero_match", "keep_zeros", "check_forms")
+# Boolean options a format may not support (its profile's ``features``).
+FEATURE_OPTIONS = ("keep_split_antecedents", "discourse_deixis", "only_split_antecedent", "np_only", "remove_nested")
+
+
+def for_format(options: Options, fmt: str | None = None) -> Options:
+    """``options`` settled for files of format ``fmt`` (None: the format
+    they ask for, or CorefUD's): checked, with the fields left None given
+    the format's defaults (its reader's profile). The one rule every job
+    applies before scoring; an option that is unknown, contradicts another
+    or that the format cannot honour is an :class:`~corefud_scorer.errors.OptionError`.
+    Settled options remember which fields took a default, so that they
+    settle again for another format as the options asked."""
+    fmt = options.format if fmt is None else fmt
+    defaulted = options.__dict__.get("_defaulted")
+    if defaulted is not None and options.format == fmt:
+        return options
+    if defaulted:
+        options = replace(options, **dict.fromkeys(defaulted))
+    _check_names(options, fmt)
+    profile = readers.profile(fmt)
+    defaulted = tuple(name for name in FORMAT_DEFAULTED if getattr(options, name) is None)
+    given = {name: profile.defaults[name] if name in defaulted else getattr(options, name)
+             for name in FORMAT_DEFAULTED}
+    metrics, match = given.pop("metrics"), given.pop("match")
+    settled = replace(options, format=fmt, **given, metrics=(metrics,) if isinstance(metrics, str) else tuple(metrics),
+                      match=MATCHING_SYNONYMS.get(match, match))
+    _check_values(settled)
+    if fmt is not None:
+        _check_format(settled, profile)
+    object.__setattr__(settled, "_defaulted", defaulted)
+    return settled
+
+
+def _check_names(options: Options, fmt: str | None) -> None:
+    if fmt is not None and fmt not in readers.formats():
+        raise OptionError(f"format must be one of {', '.join(readers.formats())}, not {fmt!r}")
+    if options.check_forms not in (True, False, "warn", None):
+        raise OptionError(f"check_forms must be True, False or 'warn', not {options.check_forms!r}")
+
+
+def _check_values(options: Options) -> None:
+    if (options.keep_split_antecedents or options.only_split_antecedent or options.discourse_deixis) \
+            and not (options.keep_singletons and options.keep_split_antecedents):
+        raise OptionError("split antecedents, discourse deixis and the split-antecedent score "
+                          "need keep_singletons and keep_split_antecedents (an antecedent of a "
+                          "plural may be a singleton)")
+    if options.sync is not None and options.keep_split_antecedents:
+        raise OptionError("--sync: not with split antecedents (synchronisation rebuilds entities "
+                          "of mentions, and a split antecedent is a set of entities)")
+    if not options.metrics:
+        raise OptionError("no metric asked for")
+    if options.match not in MATCHING_MODES:
+        raise OptionError(f"match must be one of {', '.join(MATCHING_MODES)}, not {options.match!r}")
+    if options.zero_match not in ZERO_METHODS:
+        raise OptionError(f"zero_match must be one of {', '.join(ZERO_METHODS)}, not {options.zero_match!r}")
+    if options.sync is not None and options.sync not in SYNC_CHOICES:
+        raise OptionError(f"sync must be one of {', '.join(SYNC_CHOICES)}, not {options.sync!r}")
+    unknown = [m for m in options.metrics if m not in GROUPS and m not in METRIC_NAMES]
+    if unknown:
+        raise OptionError(f"unknown metric(s): {', '.join(unknown)}")
+
+
+def _check_format(options: Options, profile) -> None:
+    """Refuse what the format cannot honour, one line naming the option."""
+    if options.match not in profile.matching_modes:
+        raise profile.refuse(options.match, f"-a {options.match}")
+    for name in FEATURE_OPTIONS:
+        if getattr(options, name) and not profile.supports(name):
+            raise profile.refuse(name, OPTIONAL_FEATURES[name])
+    for name in options.metric_list:
+        if name in profile.why_not:
+            raise profile.refuse(name, f"-m {name}")
+
+
+class OptionConflict(OptionError):
     """Settings that contradict each other, a preset or the number of files:
     the command line's usage error, the API's 422."""
 
@@ -138,7 +214,7 @@ def resolve(asked: Mapping, fmt: str) -> Resolved:
     False: not asked) for files of format ``fmt``; what is left unset takes
     the format's defaults (its reader's profile). A setting that contradicts
     the preset or another is an :class:`OptionConflict`; one the format
-    cannot honour is refused by the options' own check."""
+    cannot honour is refused by :func:`for_format`."""
     get = asked.get
     profile = readers.profile(fmt)
     shared_task = get("shared_task")
@@ -196,7 +272,7 @@ def resolve(asked: Mapping, fmt: str) -> Resolved:
         remove_nested=bool(get("remove_nested_mentions")),
     )
     # The format's own check, now, on the format the key is in.
-    options.for_format(fmt)
+    for_format(options, fmt)
     return Resolved(options, tuple(implied))
 
 
@@ -226,23 +302,10 @@ def check_compared(options: Options, compared: bool) -> None:
                              "give one synchronisation")
 
 
-def check_errors(options: Options, responses: int, resampled: bool, stdin: bool) -> None:
-    """The error analysis reads one response file, twice, and refuses what
-    :func:`.error_analysis.refusal` says it cannot honour."""
-    from .error_analysis import refusal
-
-    why = refusal(options)
-    if why is not None:
-        raise OptionConflict(f"--errors: {why}")
-    if responses > 1 or resampled or stdin:
-        raise OptionConflict("--errors analyses one response file (not - : it is read a second time), "
-                             "without intervals or tests")
-
-
 def refusals(fmt: str) -> dict[str, str | dict[str, str]]:
     """What files of format ``fmt`` cannot honour, read off its profile:
     field name -> why, or for a field of choices, choice -> why (the reasons
-    :meth:`.Options.check_format` gives when it refuses them)."""
+    :func:`for_format` gives when it refuses them)."""
     profile = readers.profile(fmt)
     out: dict = {}
     for field in FIELDS.values():

@@ -35,11 +35,15 @@ from ..measures.totals import summarize, summarize_synchronised
 from ..model import Document, SourceDocument, breakdown
 from ..provenance import file_digest, option_settings
 from ..results import DocumentResult, Options, Result
+from .options import for_format
 from .parallel import ordered_map
+
 
 def align_documents(key_doc: Document, response_doc: Document, options: Options) -> Partition:
     """Prepare both sides (repeats and singletons), align their mentions and
-    build the contingency: match -> partition."""
+    build the contingency: match -> partition (under ``options`` settled:
+    :func:`~corefud_scorer.jobs.options.for_format`)."""
+    options = for_format(options)
     identity = identity_function(options.match)
     key = prepare(key_doc, identity, options.keep_singletons, **options.preparation())
     response = prepare(response_doc, identity, options.keep_singletons, **options.preparation())
@@ -184,9 +188,8 @@ def opened(groups: list[tuple], settings: list[Options]):
             named.append(Group(files[at], files[at + 1:at + 1 + len(responses)]))
             at += 1 + len(responses)
         fmt = files_format([(group.key[1], path) for group in named for _, path in group.responses], settings)
-        if fmt is not None:
-            # What the options mean (``all``, above all) depends on the format.
-            settings = [options.for_format(fmt) for options in settings]
+        # What the options mean (``all``, above all) depends on the format.
+        settings = [for_format(options, fmt) for options in settings]
         yield named, settings, files
 
 

@@ -18,6 +18,7 @@ from ..formats.readers import read_documents, resolve_format
 from ..formats.same_text import aligned, check_documents, following
 from ..model import breakdown
 from ..results import Options
+from .options import for_format
 from .bench import folder_pairs, no_file_of_a_format
 
 # Where a warning's example names its line.
@@ -96,7 +97,7 @@ def validate_file(response: str, key: str, fmt: str | None = None,
         return problems.items
     if check_forms is None:
         # The format's default, as scoring takes it.
-        check_forms = Options(format=fmt).check_forms
+        check_forms = for_format(Options(), fmt).check_forms
     documents, stopped = [], False
     try:
         for document in read_documents(response, "response", fmt, problems=problems, key=key_documents):

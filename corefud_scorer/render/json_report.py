@@ -6,6 +6,7 @@ that both give the same bytes for the same files and options."""
 from __future__ import annotations
 
 from ..formats.readers import formats
+from ..jobs.options import for_format
 from ..jobs.resampling import Resampling, signature_of
 from .json_schema import render_json, to_json_object
 from ..results import Options
@@ -16,7 +17,7 @@ def as_scored(options: Options, results) -> Options:
     and the defaults meant there), for what is printed about them: the text,
     the signature, the figures compared."""
     fmt = next((r.settings.get("format") for r in results if r.settings.get("format") in formats()), None)
-    return options.for_format(fmt) if fmt else options
+    return for_format(options, fmt)
 
 
 def systems_json(entries: list[dict], signature: str, systems) -> dict:

@@ -11,6 +11,7 @@ from ..formats.profile import UA_SCORER_TEXT
 from ..formats.readers import profiles
 from ..measures.registry import CONLL_PARTS, CONLL_SCORE, FURTHER, MEASURES
 from ..measures.figures import mean_f1
+from ..jobs.options import for_format
 
 if TYPE_CHECKING:
     from ..results import MetricScore, Options, Result
@@ -156,7 +157,7 @@ def render_text(result: Result, options: Options, decimals: int = 2) -> str:
     fmt = result.settings.get("format") or options.format
     # Documents scored from the model ("model") print the default format's text.
     if fmt in profiles() and profiles()[fmt].text == UA_SCORER_TEXT:
-        return render_ua_text(result, options.for_format(fmt), decimals)
+        return render_ua_text(result, for_format(options, fmt), decimals)
     lines = [header(options)]
     for name in options.requested:
         if name in FURTHER:

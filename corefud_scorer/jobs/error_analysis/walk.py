@@ -134,8 +134,9 @@ def analyse_documents(key: list[Document], response: list[Document], options=Non
     words and parts of speech), paired by position as :func:`~corefud_scorer.api.score_documents`
     pairs them (their number and ids must agree)."""
     from ...results import Options
+    from ..options import for_format
     from ..pipeline import in_memory
 
-    options = options or Options()
+    options = for_format(options or Options())
     return report_of([analyse_loaded(k.load(), r.load(), options, jobs)
                       for k, (r,) in in_memory(key, response).documents], options)
