@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from corefud_scorer.jobs import significance
-from corefud_scorer.cli import flags, main
+from corefud_scorer.cli import main, running
 from corefud_scorer.jobs.significance import (MAX_AR_TRIALS, MAX_BOOTSTRAP_SAMPLES, approximate_randomization,
                                          confidence_intervals, paired_bootstrap)
 
@@ -96,7 +96,7 @@ def test_progress_of_a_long_resampling_only_on_a_terminal(monkeypatch):
         def isatty(self):
             return True
 
-    monkeypatch.setattr(flags, "RESAMPLING_DELAY", 0)
+    monkeypatch.setattr(running, "RESAMPLING_DELAY", 0)
     for stream, quiet, shown in ((Terminal(), [], True), (Terminal(), ["-q"], False), (io.StringIO(), [], False)):
         out = io.StringIO()
         assert main([str(KEY), str(RESPONSE), str(KEY), "--paired-ar", "3000", "-j", "1", *quiet],
@@ -114,7 +114,7 @@ def test_a_short_resampling_shows_nothing_before_its_delay():
     stream = Terminal()
     assert main([str(KEY), str(RESPONSE), "--confidence", "50", "-j", "1"], stdout=io.StringIO(), stderr=stream) == 0
     assert "resampling:" not in stream.getvalue() and "sample/s" not in stream.getvalue()
-    assert np.isfinite(flags.RESAMPLING_DELAY) and flags.RESAMPLING_DELAY >= 0.5
+    assert np.isfinite(running.RESAMPLING_DELAY) and running.RESAMPLING_DELAY >= 0.5
 
 
 def test_running_out_of_memory_is_one_line(monkeypatch):

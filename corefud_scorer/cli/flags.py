@@ -13,7 +13,7 @@ from ..jobs.parallel import WARM_UP, default_jobs
 from ..presets import PRESETS
 from ..formats.readers import formats, profiles
 from ..jobs.confined import Budget
-from ..jobs.options import OptionConflict, check_tests
+from ..jobs.options import FIELDS, SECTIONS, OptionConflict, check_tests
 from ..jobs.resampling import (AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, MAX_AR_TRIALS,
                                MAX_BOOTSTRAP_SAMPLES, Resampling)
 from ..results import GROUPS, METRIC_NAMES, SYNC_CHOICES, Options
@@ -22,6 +22,8 @@ from .usage import Parser
 
 PROG = "corefud-scorer"
 INTERRUPTED = 130
+# What a group of flags says under its title.
+SECTION_NOTES = {"systems": "resampling documents (within each dataset for bench); the first system is the baseline"}
 
 
 def _by_format(values) -> str:
@@ -35,55 +37,71 @@ def _by_format(values) -> str:
                      for value, names in titles.items())
 
 
-def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
+def _groups(parser: argparse.ArgumentParser) -> dict[str, argparse._ArgumentGroup]:
+    """One group of flags per concern, the sections the page shows the
+    same fields in (:data:`~corefud_scorer.jobs.options.SECTIONS`); what
+    concerns the run itself (-j, -q, -v) stays among the general options."""
+    return {name: parser.add_argument_group(title[0].lower() + title[1:], SECTION_NOTES.get(name))
+            for name, title in SECTIONS.items()}
+
+
+def _add_scoring_flags(parser: argparse.ArgumentParser) -> dict[str, argparse._ArgumentGroup]:
+    """The flags every scoring command shares, in their groups; returns the
+    groups, for the command's own flags."""
+    groups = _groups(parser)
+
+    def add(*flags, **kwargs):
+        name = kwargs.get("dest") or flags[-1].lstrip("-").replace("-", "_")
+        return groups[FIELDS[name].section].add_argument(*flags, **kwargs)
+
     # Defaults are filled in after parsing, so that a flag given against a
     # preset can be told from a default.
-    parser.add_argument("-m", "--metrics", nargs="+", choices=[*GROUPS, *METRIC_NAMES], metavar="METRIC",
-                        help="metrics to compute, each one of " + ", ".join([*GROUPS, *METRIC_NAMES])
-                        + " (default: " + _by_format(lambda p: p.defaults["metrics"])
-                        + "; all: " + _by_format(lambda p: p.all_metrics)
-                        + "; every: all, mention and the further measures)")
-    parser.add_argument("--sync", choices=SYNC_CHOICES,
-                        help="rebuild key and response over one mention set before the metrics of the "
-                        "contingency (Popescu-Belis et al. 2004); all: the four side by side")
-    parser.add_argument("-s", "--keep-singletons", action="store_const", const=True,
-                        help="score singleton entities too (dropped by default)")
-    parser.add_argument("-a", "--match", choices=[*MATCHING_MODES, *MATCHING_SYNONYMS],
-                        help="mention matching (default: " + _by_format(lambda p: p.defaults["match"])
-                        + "); partial-corefud is partial; partial-craft is CRAFT 2019's")
-    parser.add_argument("-x", "--exact-match", action="store_true", help="the same as -a exact")
-    parser.add_argument("-z", "--zero-match-method", choices=ZERO_METHODS,
-                        help="match zeros by position or by enhanced dependencies "
-                        "(default: " + _by_format(lambda p: p.defaults["zero_match"]) + ")")
-    parser.add_argument("--keep-zeros", action="store_true",
-                        help="score zero mentions in files of the other formats too "
-                        "(CorefUD files always keep them)")
-    parser.add_argument("-l", "--keep-split-antecedents", action="store_true",
-                        help="score plural mentions with the entities they are made of "
-                        "(UA ElementOf, CorefUD SplitAnte); needs -s")
-    parser.add_argument("-d", "--evaluate-discourse-deixis", action="store_true",
-                        help="score discourse deixis instead of identity (sets -s and -l)")
-    parser.add_argument("--only-split-antecedent", action="store_true",
-                        help="score only the alignment of split antecedents (sets -s and -l)")
-    parser.add_argument("--allow-boundary-crossing", action="store_true",
-                        help="UA markables closed by name may cross others (always accepted; "
-                        "the UA scorer's flag)")
-    parser.add_argument("--np-only", action="store_true",
-                        help="CoNLL files: leave out the mentions the key's parse (sixth column) makes "
-                        "verb phrases, as the UA scorer's CoNLL reader does")
-    parser.add_argument("--remove-nested-mentions", action="store_true",
-                        help="CoNLL files: leave out each mention inside another of its entity")
-    parser.add_argument("-t", "--shared-task", choices=sorted(PRESETS),
-                        help="the settings of a CRAC shared task's official ranking")
-    parser.add_argument("--format", choices=formats(),
-                        help="the files' format (default: detected from the files)")
-    parser.add_argument("--no-form-check", action="store_true",
-                        help="do not compare the key's and the response's word forms")
-    parser.add_argument("--form-check", action="store_true",
-                        help="refuse CoNLL-2012 files whose word forms differ (by default such words "
-                        "are scored by position with a warning, as scorer.pl compares only the "
-                        "tokens, and its test files change the words of mentions)")
-    parser.add_argument("--per-doc", action="store_true", help="add one row per document")
+    add("-m", "--metrics", nargs="+", choices=[*GROUPS, *METRIC_NAMES], metavar="METRIC",
+        help="metrics to compute, each one of " + ", ".join([*GROUPS, *METRIC_NAMES])
+        + " (default: " + _by_format(lambda p: p.defaults["metrics"])
+        + "; all: " + _by_format(lambda p: p.all_metrics)
+        + "; every: all, mention and the further measures)")
+    add("--sync", choices=SYNC_CHOICES,
+        help="rebuild key and response over one mention set before the metrics of the "
+        "contingency (Popescu-Belis et al. 2004); all: the four side by side")
+    add("-s", "--keep-singletons", action="store_const", const=True,
+        help="score singleton entities too (dropped by default)")
+    add("-a", "--match", choices=[*MATCHING_MODES, *MATCHING_SYNONYMS],
+        help="mention matching (default: " + _by_format(lambda p: p.defaults["match"])
+        + "); partial-corefud is partial; partial-craft is CRAFT 2019's")
+    add("-x", "--exact-match", action="store_true", help="the same as -a exact")
+    add("-z", "--zero-match-method", choices=ZERO_METHODS,
+        help="match zeros by position or by enhanced dependencies "
+        "(default: " + _by_format(lambda p: p.defaults["zero_match"]) + ")")
+    add("--keep-zeros", action="store_true",
+        help="score zero mentions in files of the other formats too "
+        "(CorefUD files always keep them)")
+    add("-l", "--keep-split-antecedents", action="store_true",
+        help="score plural mentions with the entities they are made of "
+        "(UA ElementOf, CorefUD SplitAnte); needs -s")
+    add("-d", "--evaluate-discourse-deixis", action="store_true",
+        help="score discourse deixis instead of identity (sets -s and -l)")
+    add("--only-split-antecedent", action="store_true",
+        help="score only the alignment of split antecedents (sets -s and -l)")
+    add("--allow-boundary-crossing", action="store_true",
+        help="UA markables closed by name may cross others (always accepted; "
+        "the UA scorer's flag)")
+    add("--np-only", action="store_true",
+        help="CoNLL files: leave out the mentions the key's parse (sixth column) makes "
+        "verb phrases, as the UA scorer's CoNLL reader does")
+    add("--remove-nested-mentions", action="store_true",
+        help="CoNLL files: leave out each mention inside another of its entity")
+    add("-t", "--shared-task", choices=sorted(PRESETS),
+        help="the settings of a CRAC shared task's official ranking")
+    add("--format", choices=formats(),
+        help="the files' format (default: detected from the files)")
+    add("--no-form-check", action="store_true",
+        help="do not compare the key's and the response's word forms")
+    add("--form-check", action="store_true",
+        help="refuse CoNLL-2012 files whose word forms differ (by default such words "
+        "are scored by position with a warning, as scorer.pl compares only the "
+        "tokens, and its test files change the words of mentions)")
+    add("--per-doc", action="store_true", help="add one row per document")
     parser.add_argument("-j", "--jobs", type=_positive, default=default_jobs(),
                         help="processes scoring documents in parallel (default: all cores, %(default)s here, "
                         f"once the work has taken {WARM_UP:g} s of CPU time in one process)")
@@ -91,13 +109,12 @@ def _add_scoring_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="also print what was left out as asked (e.g. singletons dropped) on stderr")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    _add_resampling_flags(parser)
+    _add_resampling_flags(groups)
+    return groups
 
 
-def _add_resampling_flags(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group(
-        "several systems, confidence intervals and significance tests",
-        "resampling documents (within each dataset for bench); the first system is the baseline")
+def _add_resampling_flags(groups: dict[str, argparse._ArgumentGroup]) -> None:
+    group = groups["systems"]
     samples = _count(MAX_BOOTSTRAP_SAMPLES, "samples")
     group.add_argument("--confidence", type=samples, nargs="?", const=BOOTSTRAP_SAMPLES, metavar="N",
                        help=f"{LEVEL * 100:g}%% percentile bootstrap intervals of every figure "
@@ -111,15 +128,16 @@ def _add_resampling_flags(parser: argparse.ArgumentParser) -> None:
                        f"(N trials, default {AR_TRIALS}, at most {MAX_AR_TRIALS:,})")
     group.add_argument("--seed", type=_natural, default=DEFAULT_SEED,
                        help="the resampling's random seed (default: %(default)s)")
-    group.add_argument("-w", "--width", type=_decimals, default=2,
-                       help="decimals of the figures in text output (default: %(default)s)")
+    output = groups["files"]
+    output.add_argument("-w", "--width", type=_decimals, default=2,
+                        help="decimals of the figures in text output (default: %(default)s)")
     group.add_argument("--names", metavar="A,B,...",
                        help="the systems' names in tables and JSON, one per response, separated by commas "
                        "(\\, for a comma in a name; default: the shortest ending of each path that tells "
                        "them apart)")
-    group.add_argument("-b", "--score-only", action="store_true",
-                       help="print the primary figure alone (CoNLL F1, else the first metric's F1), "
-                       "one line per system")
+    output.add_argument("-b", "--score-only", action="store_true",
+                        help="print the primary figure alone (CoNLL F1, else the first metric's F1), "
+                        "one line per system")
 
 
 def build_parser(commands: Mapping[str, str] | None = None) -> argparse.ArgumentParser:
@@ -134,10 +152,10 @@ def build_parser(commands: Mapping[str, str] | None = None) -> argparse.Argument
     parser.add_argument("sys_files", nargs="+", metavar="sys_file",
                         help="the response (system) file, or - for standard input; several are "
                         "compared in one table, the first being the baseline of the tests")
-    _add_scoring_flags(parser)
-    parser.add_argument("--output", choices=["text", "json"], default="text",
+    output = _add_scoring_flags(parser)["files"]
+    output.add_argument("--output", choices=["text", "json"], default="text",
                         help="text as scorer 1.2 prints it (default) or one JSON object")
-    parser.add_argument("--errors", action="store_true",
+    output.add_argument("--errors", action="store_true",
                         help="add an error analysis (an 'errors' object in JSON, a report after the text)")
     return parser
 
@@ -151,12 +169,12 @@ def build_errors_parser() -> argparse.ArgumentParser:
         "matches them (-a, -z, -s).")
     parser.add_argument("key_file", help="the key (gold) file, or - for standard input")
     parser.add_argument("sys_file", help="the response (system) file, or - for standard input")
-    _add_scoring_flags(parser)
-    parser.add_argument("--output", choices=["text", "json"], default="text",
+    output = _add_scoring_flags(parser)["files"]
+    output.add_argument("--output", choices=["text", "json"], default="text",
                         help="a readable report (default) or one JSON object with every occurrence")
-    parser.add_argument("--examples", type=_natural, default=3,
+    output.add_argument("--examples", type=_natural, default=3,
                         help="examples shown per category in the text report (default: %(default)s)")
-    parser.add_argument("--plot", metavar="FILE",
+    output.add_argument("--plot", metavar="FILE",
                         help="draw what each category costs (.png at 300 dpi, .svg or .pdf)")
     return parser
 
@@ -168,20 +186,22 @@ def build_bench_parser() -> argparse.ArgumentParser:
         "dataset = the part before '-corefud-') or one MANIFEST of 'dataset key response' lines. "
         "Several systems: KEY_DIR SYS_DIR SYS_DIR ...")
     parser.add_argument("inputs", nargs="+", metavar="KEY_DIR SYS_DIR [SYS_DIR ...] | MANIFEST")
-    _add_scoring_flags(parser)
-    parser.add_argument("--output", choices=["text", "json", "csv", "markdown", "latex"], default="text",
+    groups = _add_scoring_flags(parser)
+    output = groups["files"]
+    output.add_argument("--output", choices=["text", "json", "csv", "markdown", "latex"], default="text",
                         help="an aligned table (default), JSON, CSV or a Markdown table; latex: "
                         "the --leaderboard as a booktabs table")
-    parser.add_argument("--columns", choices=["f1", "all"], default="f1",
+    output.add_argument("--columns", choices=["f1", "all"], default="f1",
                         help="text and Markdown tables: each metric's F1 (default, fits 100 columns) "
                         "or recall, precision, F1 and every count")
-    parser.add_argument("--plot", metavar="FILE",
+    output.add_argument("--plot", metavar="FILE",
                         help="draw the primary score per dataset (.png at 300 dpi, .svg or .pdf)")
-    parser.add_argument("--leaderboard", action="store_true",
-                        help="the official results table: systems ranked by the macro-averaged CoNLL F1 "
-                        "(-t's matching, else -a's), beside head, partial, exact matching and with "
-                        "singletons, per dataset, with significance clusters (--paired-bs or --paired-ar; "
-                        f"default --paired-ar {AR_TRIALS}); -m adds columns to the year's (e.g. -m empty-nodes)")
+    groups["systems"].add_argument(
+        "--leaderboard", action="store_true",
+        help="the official results table: systems ranked by the macro-averaged CoNLL F1 (-t's matching, else "
+        "-a's), beside head, partial, exact matching and with singletons, per dataset, with significance "
+        f"clusters (--paired-bs or --paired-ar; default --paired-ar {AR_TRIALS}); -m adds columns to the "
+        "year's (e.g. -m empty-nodes)")
     return parser
 
 
