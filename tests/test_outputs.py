@@ -443,3 +443,27 @@ def test_an_interrupt_python_wrapped_on_its_way_up_is_still_an_interrupt(capsys)
     assert capsys.readouterr().err == "corefud-scorer: interrupted\n"
     with pytest.raises(RuntimeError, match="not an interrupt"):
         run_command("corefud-scorer", failing)
+
+
+def test_a_stream_that_fails_while_spooled_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """A stream is copied to a temporary file before it is read; the copy is
+    removed however the copying ends (here the stream fails half-way)."""
+    import tempfile
+
+    from corefud_scorer.formats.inputs import local_files
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+    class Failing(io.BytesIO):
+        def read(self, size=-1):
+            if self.tell():
+                raise OSError("the connection was reset")
+            return super().read(4)
+
+    with pytest.raises(OSError, match="reset"):
+        with local_files(str(KEY), Failing(b"# newdoc id = x\n")):
+            pass
+    assert list(tmp_path.iterdir()) == []
+    with local_files(io.BytesIO(b"text")) as files:
+        assert [open(path, "rb").read() for _, path in files] == [b"text"]
+    assert list(tmp_path.iterdir()) == []

@@ -56,9 +56,10 @@ def local_files(*sources):
                 continue
             stream = sys.stdin.buffer if not hasattr(source, "read") else source
             handle = tempfile.NamedTemporaryFile(prefix="corefud-scorer-", suffix=".input", delete=False)
+            # Removed on exit even when reading the stream fails or is interrupted.
+            spooled.append(handle.name)
             with handle:
                 _spool(stream, handle)
-            spooled.append(handle.name)
             renames[handle.name] = name
             files.append((name, handle.name))
         try:
