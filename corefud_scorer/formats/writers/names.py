@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..readers.conll2012 import RE_NAME_PART, conll_identity
+from ..readers.conll2012_document import RE_NAME_PART, conll_identity
 
 
 @dataclass(frozen=True)
