@@ -252,7 +252,7 @@ def test_heads_and_single_parents_are_udapis():
     from udapi.block.read.conllu import Conllu
     from udapi.core.document import Document
 
-    from corefud_scorer.formats.readers.corefud import sentence_blocks
+    from corefud_scorer.formats.readers.corefud_sentence import sentence_blocks
     from corefud_scorer.formats.readers.plaintext_trees import find_head, sentence_tree, single_parent
 
     rng = random.Random(5)

@@ -56,6 +56,85 @@ class _Mention:
         self.start, self.count, self.last_index, self.end, self.sentence = pos, 1, index, pos, sentence
 
 
+class _Brackets:
+    """One document's ``Entity=`` brackets matched as Udapi matches them:
+    the ids it defines and the sort key of each id's first mention."""
+
+    def __init__(self, eid_field: int):
+        self.eid_field = eid_field
+        self.keys: dict[str, tuple] = {}  # eid -> (start, -node count, end, eid) of its first mention
+        self.defined: set[str] = set()
+        self.open: dict[str, list] = {}
+        self.discontinuous: dict[str, list] = {}
+
+    def value(self, value: str, pos: int, index: int, sentence: int) -> None:
+        """An ``Entity=`` value on the node at ``pos`` (the ``index``-th node of its sentence)."""
+        for chunk in RE_CHUNK.split(value):
+            if not chunk:
+                continue
+            closing = chunk[-1] == ")"
+            if chunk[0] == "(":
+                self._opening(chunk.strip("()"), closing, pos, index, sentence)
+            elif closing:
+                self._closing(chunk.strip("()"), pos, index, sentence)
+
+    def _done(self, eid: str, m: _Mention) -> None:
+        key = (m.start, -m.count, m.end, eid)
+        if eid not in self.keys or key < self.keys[eid]:
+            self.keys[eid] = key
+
+    def _opening(self, name: str, closing: bool, pos: int, index: int, sentence: int) -> None:
+        values = name.split("-")
+        if self.eid_field >= len(values):
+            return  # Udapi reports it
+        eid, sub, total = values[self.eid_field], None, None
+        if eid.endswith("]"):
+            m = RE_DISCONTINUOUS.match(eid)
+            if m:
+                eid, sub, total = m.group(1, 2, 3)
+        self.defined.add(eid)
+        open_, discontinuous = self.open, self.discontinuous
+        if sub is None or sub == "1":
+            mention = _Mention(pos, index, sentence)
+            if sub is not None:
+                discontinuous.setdefault(eid, []).append(mention)
+        else:
+            opened = open_.setdefault(eid, [])
+            mention = next((x for x in discontinuous.get(eid, ()) if all(x is not y for y in opened)), None)
+            if mention is None:
+                return  # Udapi reports it
+            mention.count += 1
+            mention.last_index, mention.end = index, pos
+        if not closing:
+            open_.setdefault(eid, []).append(mention)
+        elif sub is None or sub == total:
+            if sub is not None and sub != "1" and discontinuous.get(eid):
+                discontinuous[eid].pop()
+            self._done(eid, mention)
+
+    def _closing(self, name: str, pos: int, index: int, sentence: int) -> None:
+        eid, sub, total = name, None, None
+        if name not in self.open:
+            m = RE_DISCONTINUOUS.match(name)
+            if not m:
+                return  # Udapi reports it
+            eid, sub, total = m.group(1, 2, 3)
+        stack = self.open.get(eid)
+        if not stack:
+            return  # Udapi reports it
+        mention = stack.pop()
+        if mention.sentence != sentence:
+            return  # Udapi reports it
+        if index > mention.last_index:
+            mention.count += index - mention.last_index
+            mention.last_index = index
+        mention.end = pos
+        if sub is None or sub == total:
+            if sub is not None and self.discontinuous.get(eid):
+                self.discontinuous[eid].pop()
+            self._done(eid, mention)
+
+
 class FileEntities:
     """Fed every document of one file in order; remembers where each entity
     id first stood in the file."""
@@ -74,18 +153,8 @@ class FileEntities:
         its ``earlier_entities`` and leave out its cross-document links."""
         if self.eid_field is None:
             return
-        keys: dict[str, tuple] = {}
-        defined: set[str] = set()
+        brackets = _Brackets(self.eid_field)
         links: list[tuple[int, int, int]] = []  # (index in doc.lines, file line, MISC item index)
-        open_: dict[str, list] = {}
-        discontinuous: dict[str, list] = {}
-        eid_field = self.eid_field
-
-        def done(eid: str, m: _Mention):
-            key = (m.start, -m.count, m.end, eid)
-            if eid not in keys or key < keys[eid]:
-                keys[eid] = key
-
         sentence, offset, node = 0, 0, 0
         for k, line in enumerate(doc.lines):
             if not line:
@@ -105,69 +174,11 @@ class FileEntities:
             for item_index, item in enumerate(misc.split("|")):
                 if item.startswith(LINK_ATTRIBUTES):
                     links.append((k, doc.sentences[sentence].line + offset - 1, item_index))
-                    continue
-                if not item.startswith("Entity="):
-                    continue
-                pos = position(sentence, float(token_id))
-                index = node - 1
-                for chunk in RE_CHUNK.split(item[len("Entity="):]):
-                    if not chunk:
-                        continue
-                    opening, closing = chunk[0] == "(", chunk[-1] == ")"
-                    name = chunk.strip("()")
-                    if opening:
-                        values = name.split("-")
-                        if eid_field >= len(values):
-                            continue  # Udapi reports it
-                        eid, sub, total = values[eid_field], None, None
-                        if eid.endswith("]"):
-                            m = RE_DISCONTINUOUS.match(eid)
-                            if m:
-                                eid, sub, total = m.group(1, 2, 3)
-                        defined.add(eid)
-                        if sub is None or sub == "1":
-                            mention = _Mention(pos, index, sentence)
-                            if sub is not None:
-                                discontinuous.setdefault(eid, []).append(mention)
-                        else:
-                            opened = open_.setdefault(eid, [])
-                            mention = next((x for x in discontinuous.get(eid, ())
-                                            if all(x is not y for y in opened)), None)
-                            if mention is None:
-                                continue  # Udapi reports it
-                            mention.count += 1
-                            mention.last_index, mention.end = index, pos
-                        if not closing:
-                            open_.setdefault(eid, []).append(mention)
-                        elif sub is None or sub == total:
-                            if sub is not None and sub != "1" and discontinuous.get(eid):
-                                discontinuous[eid].pop()
-                            done(eid, mention)
-                    elif closing:
-                        eid, sub, total = name, None, None
-                        if name not in open_:
-                            m = RE_DISCONTINUOUS.match(name)
-                            if not m:
-                                continue  # Udapi reports it
-                            eid, sub, total = m.group(1, 2, 3)
-                        stack = open_.get(eid)
-                        if not stack:
-                            continue  # Udapi reports it
-                        mention = stack.pop()
-                        if mention.sentence != sentence:
-                            continue  # Udapi reports it
-                        if index > mention.last_index:
-                            mention.count += index - mention.last_index
-                            mention.last_index = index
-                        mention.end = pos
-                        if sub is None or sub == total:
-                            if sub is not None and discontinuous.get(eid):
-                                discontinuous[eid].pop()
-                            done(eid, mention)
-
-        first = self.first
+                elif item.startswith("Entity="):
+                    brackets.value(item[len("Entity="):], position(sentence, float(token_id)), node - 1, sentence)
+        first, defined = self.first, brackets.defined
         doc.earlier_entities = {eid: first[eid] for eid in defined if eid in first}
-        for eid, key in keys.items():
+        for eid, key in brackets.keys.items():
             if eid not in first:
                 first[eid] = (doc.index,) + key
         for eid in defined:

@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ...model import Document, EmptyNode, Entity, Mention, Sentence, SourceDocument, position
-from .corefud import sentence_blocks
+from .corefud_sentence import sentence_blocks
 from .file_entities import SHARED_WITH_EARLIER, in_file_order, shared_with_earlier
 from .plaintext_align import align
 from .plaintext_tags import REPAIRS, sentence_mentions, split_token

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ...model import SourceDocument, position
-from .corefud import COREFERENCE_MISC
+from .corefud_sentence import COREFERENCE_MISC
 from .files import open_bytes
 from .jsonlines import STYLES
 

@@ -16,7 +16,9 @@ from __future__ import annotations
 from ...model import SENTENCE_STRIDE
 from ..readers.source_text import generated_sent_id
 from . import BRIDGING, DISCOURSE_DEIXIS, HEADS, NON_REFERRING, SPLIT_ANTECEDENTS, TextDocument, layers, rows
-from ..readers.corefud import SUFFIXES, bridging_antecedent, udapi_messages  # noqa: F401  (SUFFIXES: the reader's)
+from ..readers.corefud import SUFFIXES  # noqa: F401  (the reader's)
+from ..readers.corefud_document import bridging_antecedent
+from ..readers.corefud_udapi import udapi_messages
 
 FORMAT = "corefud"
 HOLDS = layers.CONLLU
