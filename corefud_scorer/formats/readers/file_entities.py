@@ -69,70 +69,65 @@ class _Brackets:
 
     def value(self, value: str, pos: int, index: int, sentence: int) -> None:
         """An ``Entity=`` value on the node at ``pos`` (the ``index``-th node of its sentence)."""
+        open_, discontinuous, eid_field = self.open, self.discontinuous, self.eid_field
         for chunk in RE_CHUNK.split(value):
             if not chunk:
                 continue
-            closing = chunk[-1] == ")"
-            if chunk[0] == "(":
-                self._opening(chunk.strip("()"), closing, pos, index, sentence)
+            opening, closing = chunk[0] == "(", chunk[-1] == ")"
+            name = chunk.strip("()")
+            if opening:
+                values = name.split("-")
+                if eid_field >= len(values):
+                    continue  # Udapi reports it
+                eid, sub, total = values[eid_field], None, None
+                if eid.endswith("]"):
+                    m = RE_DISCONTINUOUS.match(eid)
+                    if m:
+                        eid, sub, total = m.group(1, 2, 3)
+                self.defined.add(eid)
+                if sub is None or sub == "1":
+                    mention = _Mention(pos, index, sentence)
+                    if sub is not None:
+                        discontinuous.setdefault(eid, []).append(mention)
+                else:
+                    opened = open_.setdefault(eid, [])
+                    mention = next((x for x in discontinuous.get(eid, ()) if all(x is not y for y in opened)), None)
+                    if mention is None:
+                        continue  # Udapi reports it
+                    mention.count += 1
+                    mention.last_index, mention.end = index, pos
+                if not closing:
+                    open_.setdefault(eid, []).append(mention)
+                elif sub is None or sub == total:
+                    if sub is not None and sub != "1" and discontinuous.get(eid):
+                        discontinuous[eid].pop()
+                    self._done(eid, mention)
             elif closing:
-                self._closing(chunk.strip("()"), pos, index, sentence)
+                eid, sub, total = name, None, None
+                if name not in open_:
+                    m = RE_DISCONTINUOUS.match(name)
+                    if not m:
+                        continue  # Udapi reports it
+                    eid, sub, total = m.group(1, 2, 3)
+                stack = open_.get(eid)
+                if not stack:
+                    continue  # Udapi reports it
+                mention = stack.pop()
+                if mention.sentence != sentence:
+                    continue  # Udapi reports it
+                if index > mention.last_index:
+                    mention.count += index - mention.last_index
+                    mention.last_index = index
+                mention.end = pos
+                if sub is None or sub == total:
+                    if sub is not None and discontinuous.get(eid):
+                        discontinuous[eid].pop()
+                    self._done(eid, mention)
 
     def _done(self, eid: str, m: _Mention) -> None:
         key = (m.start, -m.count, m.end, eid)
         if eid not in self.keys or key < self.keys[eid]:
             self.keys[eid] = key
-
-    def _opening(self, name: str, closing: bool, pos: int, index: int, sentence: int) -> None:
-        values = name.split("-")
-        if self.eid_field >= len(values):
-            return  # Udapi reports it
-        eid, sub, total = values[self.eid_field], None, None
-        if eid.endswith("]"):
-            m = RE_DISCONTINUOUS.match(eid)
-            if m:
-                eid, sub, total = m.group(1, 2, 3)
-        self.defined.add(eid)
-        open_, discontinuous = self.open, self.discontinuous
-        if sub is None or sub == "1":
-            mention = _Mention(pos, index, sentence)
-            if sub is not None:
-                discontinuous.setdefault(eid, []).append(mention)
-        else:
-            opened = open_.setdefault(eid, [])
-            mention = next((x for x in discontinuous.get(eid, ()) if all(x is not y for y in opened)), None)
-            if mention is None:
-                return  # Udapi reports it
-            mention.count += 1
-            mention.last_index, mention.end = index, pos
-        if not closing:
-            open_.setdefault(eid, []).append(mention)
-        elif sub is None or sub == total:
-            if sub is not None and sub != "1" and discontinuous.get(eid):
-                discontinuous[eid].pop()
-            self._done(eid, mention)
-
-    def _closing(self, name: str, pos: int, index: int, sentence: int) -> None:
-        eid, sub, total = name, None, None
-        if name not in self.open:
-            m = RE_DISCONTINUOUS.match(name)
-            if not m:
-                return  # Udapi reports it
-            eid, sub, total = m.group(1, 2, 3)
-        stack = self.open.get(eid)
-        if not stack:
-            return  # Udapi reports it
-        mention = stack.pop()
-        if mention.sentence != sentence:
-            return  # Udapi reports it
-        if index > mention.last_index:
-            mention.count += index - mention.last_index
-            mention.last_index = index
-        mention.end = pos
-        if sub is None or sub == total:
-            if sub is not None and self.discontinuous.get(eid):
-                self.discontinuous[eid].pop()
-            self._done(eid, mention)
 
 
 class FileEntities:
