@@ -49,7 +49,13 @@ def iter_raw_documents(path: str, header: dict | None = None, words: bool = Fals
                 if sentence is None:
                     sentence = SentenceBuilder(path, lineno, header, words, problems, most_mentions)
                 if text[0] == "#":
-                    documents.comment(sentence, text, lineno)
+                    # A comment line (in the loop: a sentence has several).
+                    if sentence.has_token:
+                        problems.error("columns", ScorerError("comment line inside a sentence", (path, lineno)))
+                        continue
+                    value = sentence.comment(text, lineno)
+                    if value is None or documents.takes_header(value, lineno):
+                        sentence.lines.append(text)
                 else:
                     sentence.token(text, lineno)
             if sentence is not None:
@@ -72,21 +78,16 @@ class _Documents:
         self.doc: CorefUDDocument | None = None
         self.count = 0
 
-    def comment(self, sentence: SentenceBuilder, text: str, lineno: int) -> None:
-        """A comment line before the sentence's words; ``global.Entity`` must
-        say the same wherever it is repeated."""
-        if sentence.has_token:
-            self.problems.error("columns", ScorerError("comment line inside a sentence", (self.path, lineno)))
-            return
-        value = sentence.comment(text, lineno)
-        if value is not None:
-            previous = self.header.get("global.Entity")
-            if previous is not None and previous != value:
-                self.problems.error("header", ScorerError(
-                    f"global.Entity {value!r} differs from {previous!r} declared before", (self.path, lineno)))
-                return
-            self.header["global.Entity"] = value
-        sentence.lines.append(text)
+    def takes_header(self, value: str, lineno: int) -> bool:
+        """Whether a ``global.Entity`` value is taken: the first, or the same
+        again (a different one is a problem, and its line is left out)."""
+        previous = self.header.get("global.Entity")
+        if previous is not None and previous != value:
+            self.problems.error("header", ScorerError(
+                f"global.Entity {value!r} differs from {previous!r} declared before", (self.path, lineno)))
+            return False
+        self.header["global.Entity"] = value
+        return True
 
     def add(self, sentence: SentenceBuilder) -> CorefUDDocument | None:
         """Add a sentence read to the document, or to a new one it begins:
