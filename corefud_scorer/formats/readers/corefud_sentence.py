@@ -37,6 +37,19 @@ def _coreference_misc(misc: str) -> str:
     return "|".join(item for item in misc.split("|") if item.startswith(COREFERENCE_MISC)) or "_"
 
 
+def _entity_value(misc: str) -> str | None:
+    """The first ``Entity=`` item's value in a MISC column (None without
+    one): found, not split out, as this runs on every word with mentions."""
+    if misc.startswith("Entity="):
+        start = 7
+    else:
+        start = misc.find("|Entity=") + 8
+        if start == 7:
+            return None
+    end = misc.find("|", start)
+    return misc[start:] if end < 0 else misc[start:end]
+
+
 def _without_entity(misc: str) -> str:
     return "|".join(item for item in misc.split("|") if not item.startswith("Entity=")) or "_"
 
@@ -201,19 +214,20 @@ class SentenceBuilder:
         growing with their square. Beyond it, the problem, and without its
         Entity= value (nor the rest of the sentence's) when problems are
         collected."""
-        value = next((item for item in misc.split("|") if item.startswith("Entity=")), None)
+        value = _entity_value(misc)
         if value is None:
             return misc
         if self.past_limit:
             return _without_entity(misc)
-        opening = value.count("(")
-        if self.open_mentions + opening > self.most_mentions:
-            self.problems.error("limit", nesting_error(self.open_mentions + opening, (self.path, lineno)))
+        opened = self.open_mentions + value.count("(")
+        if opened > self.most_mentions:
+            self.problems.error("limit", nesting_error(opened, (self.path, lineno)))
             # Collected: the rest of the sentence's brackets go too (closing what was
             # never opened, each would be mended on its own).
             self.past_limit = True
             return _without_entity(misc)
-        self.open_mentions = max(0, self.open_mentions + opening - value.count(")"))
+        opened -= value.count(")")
+        self.open_mentions = opened if opened > 0 else 0
         return misc
 
     def _word(self, fields: list[str], token_id: str, misc: str, lineno: int) -> None:
