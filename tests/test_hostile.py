@@ -337,3 +337,22 @@ def test_the_service_bounds_each_request_and_leaves_nothing_when_stopped(tmp_pat
         while any(running(pid) for pid in tree[1:]):
             assert time.monotonic() < deadline, f"left running: {tree[1:]}"
             time.sleep(0.1)
+
+
+def test_the_limit_reads_the_first_entity_item_of_a_misc_column():
+    """The mentions-per-word limit counts the brackets of the first item of
+    MISC that starts with ``Entity=``, however the column is made."""
+    from hypothesis import given, strategies as st
+
+    from corefud_scorer.formats.readers.corefud_sentence import _entity_value
+
+    items = st.sampled_from(["Entity=(e1)", "Entity=", "XEntity=(a", "SpaceAfter=No", "Entity=e2)(e3", "",
+                             "Entity=(x-1)", "Bridge=e1<e2", "E=", "Entity"])
+
+    @given(st.lists(items, max_size=5))
+    def check(parts):
+        misc = "|".join(parts)
+        first = next((item for item in misc.split("|") if item.startswith("Entity=")), None)
+        assert _entity_value(misc) == (None if first is None else first[len("Entity="):])
+
+    check()
