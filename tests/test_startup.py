@@ -1,8 +1,9 @@
 """A command imports what it uses: scoring one pair of files, in any format,
 imports neither the web service, the plots, the resampling and tests, the
 leaderboard nor the other commands; ``--help`` makes no array, so it does
-not import numpy. Each run is a fresh interpreter, whose modules are read
-off ``sys.modules`` once the command is done."""
+not import numpy, and neither does scoring a pair by 1.2's measures. Each
+run is a fresh interpreter, whose modules are read off ``sys.modules`` once
+the command is done."""
 
 from __future__ import annotations
 
@@ -55,8 +56,25 @@ def unwanted(modules: set[str], names) -> list[str]:
 @pytest.mark.parametrize("fmt", sorted(PAIRS))
 def test_a_single_pair_imports_only_what_scoring_it_uses(fmt):
     modules = imported(*PAIRS[fmt], "-s", "--output", "json")
-    assert "corefud_scorer.jobs.pipeline" in modules and "numpy" in modules  # it did score
+    assert "corefud_scorer.measures.metrics" in modules  # it did score
     assert unwanted(modules, NOT_FOR_A_PAIR + OTHER_COMMANDS) == []
+
+
+# 1.2's metrics and those of the aligned mentions compute in plain Python; the
+# further measures (and resampling) compute with arrays.
+PLAIN = ("-m", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero", "mention")
+
+
+@pytest.mark.parametrize("fmt, flags", [(fmt, flags) for fmt in sorted(PAIRS) for flags in ((), ("-s",) + PLAIN)]
+                         + [(fmt, ("-a", "partial") + PLAIN) for fmt in ("corefud", "ua")])
+def test_a_single_pair_scored_by_plain_measures_imports_no_numpy(fmt, flags):
+    modules = imported(*PAIRS[fmt], *flags)
+    assert "corefud_scorer.measures.metrics" in modules and unwanted(modules, ("numpy",)) == []
+
+
+def test_a_further_measure_imports_numpy():
+    modules = imported(*PAIRS["corefud"], "-m", "muc", "alpha")
+    assert "numpy" in modules
 
 
 def test_help_imports_no_numpy_and_no_command_it_does_not_run():

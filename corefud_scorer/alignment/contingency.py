@@ -15,6 +15,7 @@ gives (an id already used in an earlier document sorts first, see
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Hashable
 
@@ -25,43 +26,100 @@ from ..model import Document, Mention, PluralMention
 np = lazy("numpy")
 
 
-@dataclass
-class Cells:
-    """Non-zero cells of a sparse contingency: row, column, count arrays.
-    Where mentions are weighted (split antecedents, :mod:`~corefud_scorer.measures.split_antecedents`), a
-    count is the cell's total weight and ``squares`` the sum of its
-    mentions' squared weights; None where every mention weighs 1."""
+def _listed(arrays: dict, name: str, values) -> list:
+    """``values`` as a list; an array given is kept as the array read."""
+    if isinstance(values, list):
+        return values
+    arrays[name] = values
+    return values.tolist()
 
-    rows: np.ndarray
-    cols: np.ndarray
-    counts: np.ndarray
-    squares: np.ndarray | None = None
+
+def _array(arrays: dict, name: str, values: list, integers: bool) -> np.ndarray:
+    """The array of ``values``, made once: whole numbers as int64."""
+    array = arrays.get(name)
+    if array is None:
+        whole = integers or all(type(v) is int for v in values)
+        array = arrays[name] = np.array(values, dtype=np.int64 if whole else np.float64)
+    return array
+
+
+class Cells:
+    """Non-zero cells of a sparse contingency, in (row, column) order: each
+    cell's row, column and count, as lists (``row_list``, ``col_list``,
+    ``count_list``: what :mod:`~corefud_scorer.measures.metrics` reads,
+    without numpy) and as arrays made at their first use (``rows``,
+    ``cols``, ``counts``: what the measures computing with arrays read).
+    Where mentions are weighted (split antecedents,
+    :mod:`~corefud_scorer.measures.split_antecedents`), a count is the
+    cell's total weight and ``square_list`` (``squares``) the sum of its
+    mentions' squared weights; None where every mention weighs 1. Made of
+    lists or arrays."""
+
+    __slots__ = ("row_list", "col_list", "count_list", "square_list", "_arrays")
+
+    def __init__(self, rows, cols, counts, squares=None):
+        self._arrays: dict = {}
+        self.row_list = _listed(self._arrays, "rows", rows)
+        self.col_list = _listed(self._arrays, "cols", cols)
+        self.count_list = _listed(self._arrays, "counts", counts)
+        self.square_list = None if squares is None else _listed(self._arrays, "squares", squares)
+
+    @property
+    def rows(self) -> np.ndarray:
+        return _array(self._arrays, "rows", self.row_list, True)
+
+    @property
+    def cols(self) -> np.ndarray:
+        return _array(self._arrays, "cols", self.col_list, True)
+
+    @property
+    def counts(self) -> np.ndarray:
+        return _array(self._arrays, "counts", self.count_list, False)
+
+    @property
+    def squares(self) -> np.ndarray | None:
+        return None if self.square_list is None else _array(self._arrays, "squares", self.square_list, False)
+
+    def __repr__(self) -> str:
+        return f"Cells({self.row_list}, {self.col_list}, {self.count_list}, {self.square_list})"
 
     @classmethod
     def from_pairs(cls, rows: list[int], cols: list[int], n_cols: int) -> "Cells":
-        if not rows:
-            empty = np.zeros(0, dtype=np.int64)
-            return cls(empty, empty, empty)
-        codes = np.asarray(rows, dtype=np.int64) * max(n_cols, 1) + np.asarray(cols, dtype=np.int64)
-        unique, counts = np.unique(codes, return_counts=True)
-        return cls(unique // max(n_cols, 1), unique % max(n_cols, 1), counts.astype(np.int64))
+        """The cells counting the (row, column) pairs given."""
+        width = max(n_cols, 1)
+        counted = sorted(Counter([i * width + j for i, j in zip(rows, cols)]).items())
+        return cls([code // width for code, _ in counted], [code % width for code, _ in counted],
+                   [count for _, count in counted])
 
     def same_as(self, other: "Cells") -> bool:
-        return (np.array_equal(self.rows, other.rows) and np.array_equal(self.cols, other.cols)
-                and np.array_equal(self.counts, other.counts))
+        return (self.row_list == other.row_list and self.col_list == other.col_list
+                and self.count_list == other.count_list)
 
 
-@dataclass
 class Contingency:
-    """One document's contingency and entity sizes. ``cells`` is the matrix;
+    """One document's contingency and entity sizes: ``key_size_list`` (a_i)
+    and ``response_size_list`` (b_j), as arrays ``key_sizes`` and
+    ``response_sizes`` at their first use. ``cells`` is the matrix;
     ``precision_cells`` and ``ceaf_cells`` are the same object unless a span
     stands in two entities, where 1.2's other readings differ."""
 
-    key_sizes: np.ndarray       # a_i
-    response_sizes: np.ndarray  # b_j
-    cells: Cells                # read from key mentions' side (recall)
-    precision_cells: Cells      # read from response mentions' side
-    ceaf_cells: Cells           # entity membership
+    __slots__ = ("key_size_list", "response_size_list", "cells", "precision_cells", "ceaf_cells", "_arrays")
+
+    def __init__(self, key_sizes, response_sizes, cells: Cells, precision_cells: Cells, ceaf_cells: Cells):
+        self._arrays: dict = {}
+        self.key_size_list = _listed(self._arrays, "key", key_sizes)
+        self.response_size_list = _listed(self._arrays, "response", response_sizes)
+        self.cells = cells                      # read from key mentions' side (recall)
+        self.precision_cells = precision_cells  # read from response mentions' side
+        self.ceaf_cells = ceaf_cells            # entity membership
+
+    @property
+    def key_sizes(self) -> np.ndarray:
+        return _array(self._arrays, "key", self.key_size_list, True)
+
+    @property
+    def response_sizes(self) -> np.ndarray:
+        return _array(self._arrays, "response", self.response_size_list, True)
 
     @property
     def recall_cells(self) -> Cells:
@@ -239,8 +297,6 @@ def partition(doc_id, key: Side, response: Side, alignment: Alignment,
     if precision_cells.same_as(recall_cells):
         precision_cells = recall_cells
 
-    contingency = Contingency(
-        np.array([len(e) for e in key.entities], dtype=np.int64),
-        np.array([len(e) for e in response.entities], dtype=np.int64),
-        recall_cells, precision_cells, ceaf_cells)
+    contingency = Contingency([len(e) for e in key.entities], [len(e) for e in response.entities],
+                              recall_cells, precision_cells, ceaf_cells)
     return Partition(doc_id, key, response, alignment, identity, contingency)

@@ -57,8 +57,7 @@ def contingency_of(key, response) -> Contingency:
                 rows.append(i)
                 cols.append(owner[m])
     cells = Cells.from_pairs(rows, cols, len(response))
-    return Contingency(np.array([len(e) for e in key], dtype=np.int64),
-                       np.array([len(e) for e in response], dtype=np.int64), cells, cells, cells)
+    return Contingency([len(e) for e in key], [len(e) for e in response], cells, cells, cells)
 
 
 def _sums(c: Contingency) -> tuple[np.ndarray, np.ndarray]:

@@ -12,12 +12,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..alignment.contingency import Cells, Partition
-from ..lazy import lazy
 from ..model import sentence_of
 from .metrics import alignment_total
 from .statistics import BridgingCounts, Counts
-
-np = lazy("numpy")
 
 
 # --- mention-level metrics over the aligned mentions ---
@@ -36,9 +33,8 @@ def _shared_words(key, response) -> float:
                 overlap[i, j] += 1
     if not overlap:
         return 0.0
-    pairs = np.array(list(overlap.keys()), dtype=np.int64)
-    cells = Cells(pairs[:, 0], pairs[:, 1], np.fromiter(overlap.values(), dtype=np.int64))
-    return alignment_total(cells, cells.counts.astype(np.float64), (len(key), len(response)))
+    cells = Cells([i for i, _ in overlap], [j for _, j in overlap], list(overlap.values()))
+    return alignment_total(cells, [float(n) for n in cells.count_list], (len(key), len(response)))
 
 
 def _by_sentences(key, response) -> list[tuple[list, list]]:

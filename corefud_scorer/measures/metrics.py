@@ -5,7 +5,8 @@ document's :class:`~corefud_scorer.alignment.contingency.Contingency` (those tha
 read the aligned mentions are in :mod:`.mentions`). Each returns
 :class:`Counts`, the sufficient statistics that add across documents; scores
 are computed once from the sums (:func:`ratio`, :func:`f1`), with scorer
-1.2's rule that a ratio with a zero numerator is 0 (so 0/0 is 0).
+1.2's rule that a ratio with a zero numerator is 0 (so 0/0 is 0). They
+compute in plain Python, to the bit what arrays gave (:mod:`.statistics`).
 
 Notation: ``n[i, j]`` the contingency cells (the mentions of key entity i
 aligned to mentions of response entity j), ``a`` key entity sizes, ``b``
@@ -17,24 +18,28 @@ response entity sizes, ``C(x) = x(x-1)/2``. The examples are Pradhan et al.
 from __future__ import annotations
 
 from ..alignment import assignment
-from .statistics import BlancCounts, BridgingCounts, Counts, f1, ordered_sum, ratio  # noqa: F401  (re-exported)
+from .statistics import (BlancCounts, BridgingCounts, Counts, array_sum, f1, group_sums,  # noqa: F401  (re-exported)
+                         ordered_sum, ratio)
 from ..alignment.contingency import Cells, Contingency
-from ..lazy import lazy
 
-np = lazy("numpy")
 
 
 def _pairs(x):
     return x * (x - 1) / 2.0
 
 
-def _cell_pairs(cells: Cells) -> np.ndarray:
+def _cell_pairs(cells: Cells) -> list:
     """Mention pairs within each cell; with weighted mentions, the sum over
     those pairs of the product of their weights, (n² - Σw²)/2."""
-    n = cells.counts.astype(np.float64)
-    if cells.squares is None:
-        return _pairs(n)
-    return (n * n - cells.squares) / 2.0
+    if cells.square_list is None:
+        return [n * (n - 1) / 2.0 for n in cells.count_list]
+    return [(n * n - w) / 2.0 for n, w in zip(cells.count_list, cells.square_list)]
+
+
+def _resolved_singletons(groups, partners, counts, sizes, partner_sizes):
+    """Per cell: whether it is an entity of one mention whose partner entity
+    is one mention too."""
+    return [sizes[g] == 1 and n == 1 and partner_sizes[p] == 1 for g, p, n in zip(groups, partners, counts)]
 
 
 # --- entity-level metrics over the contingency ---
@@ -44,13 +49,13 @@ def _muc_side(groups, partners, counts, sizes, partner_sizes, singleton_links) -
     # side its mentions fall into it keeps all of them but one (unaligned
     # mentions cost a link each). A cell holding only a split antecedent's
     # weight (below 1, :mod:`~corefud_scorer.measures.split_antecedents`) keeps nothing, as an unaligned one.
-    kept = np.maximum(counts - 1, 0).sum()
-    links = sizes.sum() - len(sizes)
+    kept = array_sum([n - 1 if n > 1 else 0 * n for n in counts])
+    links = sum(sizes) - len(sizes)
     if singleton_links:
         # An entity of one mention is one link, kept when its mention's
         # partner entity is one mention too (as LEA reads singletons).
-        kept += ((sizes[groups] == 1) & (counts == 1) & (partner_sizes[partners] == 1)).sum()
-        links += (sizes == 1).sum()
+        kept += sum(_resolved_singletons(groups, partners, counts, sizes, partner_sizes))
+        links += sizes.count(1)
     return float(kept), float(links)
 
 
@@ -100,15 +105,15 @@ def muc(c: Contingency, singleton_links: bool = False) -> Counts:
     >>> ratio(muc(c).recall_num, muc(c).recall_den)
     0.4
     """
-    r, p = c.recall_cells, c.precision_cells
-    rn, rd = _muc_side(r.rows, r.cols, r.counts, c.key_sizes, c.response_sizes, singleton_links)
-    pn, pd = _muc_side(p.cols, p.rows, p.counts, c.response_sizes, c.key_sizes, singleton_links)
+    r, p, a, b = c.recall_cells, c.precision_cells, c.key_size_list, c.response_size_list
+    rn, rd = _muc_side(r.row_list, r.col_list, r.count_list, a, b, singleton_links)
+    pn, pd = _muc_side(p.col_list, p.row_list, p.count_list, b, a, singleton_links)
     return Counts(rn, rd, pn, pd)
 
 
-def _b_cubed_side(groups: np.ndarray, counts: np.ndarray, sizes: np.ndarray) -> tuple[float, float]:
-    squares = np.bincount(groups, weights=counts.astype(np.float64) ** 2, minlength=len(sizes))
-    return ordered_sum(squares / np.maximum(sizes, 1)), float(sizes.sum())
+def _b_cubed_side(groups: list, counts: list, sizes: list) -> tuple[float, float]:
+    squares = group_sums(groups, [float(n) * float(n) for n in counts], len(sizes))
+    return ordered_sum([s / max(size, 1) for s, size in zip(squares, sizes)]), float(sum(sizes))
 
 
 def b_cubed(c: Contingency) -> Counts:
@@ -152,20 +157,21 @@ def b_cubed(c: Contingency) -> Counts:
     >>> round(ratio(b.recall_num, b.recall_den), 4), ratio(b.precision_num, b.precision_den)
     (0.4167, 0.5)
     """
-    rn, rd = _b_cubed_side(c.recall_cells.rows, c.recall_cells.counts, c.key_sizes)
-    pn, pd = _b_cubed_side(c.precision_cells.cols, c.precision_cells.counts, c.response_sizes)
+    r, p = c.recall_cells, c.precision_cells
+    rn, rd = _b_cubed_side(r.row_list, r.count_list, c.key_size_list)
+    pn, pd = _b_cubed_side(p.col_list, p.count_list, c.response_size_list)
     return Counts(rn, rd, pn, pd)
 
 
 def _lea_side(groups, partners, counts, links, sizes, partner_sizes) -> tuple[float, float]:
-    links = np.bincount(groups, weights=links, minlength=len(sizes))
+    links = group_sums(groups, links, len(sizes))
     # A singleton is one self-link, resolved when its mention's partner
     # entity is a singleton too.
-    resolved_singleton = (sizes[groups] == 1) & (counts == 1) & (partner_sizes[partners] == 1)
-    singleton_links = np.bincount(groups[resolved_singleton], minlength=len(sizes))
-    all_links = np.where(sizes == 1, 1.0, _pairs(sizes.astype(np.float64)))
-    common = np.where(sizes == 1, singleton_links, links)
-    return ordered_sum(sizes * common / all_links), float(sizes.sum())
+    singleton_links = group_sums(groups, _resolved_singletons(groups, partners, counts, sizes, partner_sizes),
+                                len(sizes))
+    shares = [size * (resolved if size == 1 else common) / (1.0 if size == 1 else _pairs(float(size)))
+              for size, resolved, common in zip(sizes, singleton_links, links)]
+    return ordered_sum(shares), float(sum(sizes))
 
 
 def lea(c: Contingency) -> Counts:
@@ -211,23 +217,23 @@ def lea(c: Contingency) -> Counts:
     >>> round(ratio(score.recall_num, score.recall_den), 4)
     0.2381
     """
-    r, p = c.recall_cells, c.precision_cells
-    rn, rd = _lea_side(r.rows, r.cols, r.counts, _cell_pairs(r), c.key_sizes, c.response_sizes)
-    pn, pd = _lea_side(p.cols, p.rows, p.counts, _cell_pairs(p), c.response_sizes, c.key_sizes)
+    r, p, a, b = c.recall_cells, c.precision_cells, c.key_size_list, c.response_size_list
+    rn, rd = _lea_side(r.row_list, r.col_list, r.count_list, _cell_pairs(r), a, b)
+    pn, pd = _lea_side(p.col_list, p.row_list, p.count_list, _cell_pairs(p), b, a)
     return Counts(rn, rd, pn, pd)
 
 
-def alignment_total(cells: Cells, weights: np.ndarray, shape: tuple[int, int]) -> float:
+def alignment_total(cells: Cells, weights: list, shape: tuple[int, int]) -> float:
     """The maximum total weight of a one-to-one alignment of rows (key
     entities) and columns (response entities), added up as 1.2 adds it:
     numpy's sum over the cells of the assignment its solver returns, zero
     cells included, in the solver's order (rows in order; for a tall matrix,
     the assigned rows in order)."""
-    if len(cells.counts) == 0:
+    if not cells.count_list:
         return 0.0
-    weight_of = dict(zip(zip(cells.rows.tolist(), cells.cols.tolist()), weights.tolist()))
+    weight_of = dict(zip(zip(cells.row_list, cells.col_list), weights))
     pairs = assignment.solve(shape[0], shape[1], weight_of)
-    return float(np.array([weight_of.get(pair, 0.0) for pair in pairs]).sum())
+    return array_sum([weight_of.get(pair, 0.0) for pair in pairs])
 
 
 def ceafe(c: Contingency) -> Counts:
@@ -270,10 +276,10 @@ def ceafe(c: Contingency) -> Counts:
     >>> ceafe(c)
     Counts(recall_num=1.3, recall_den=2.0, precision_num=1.3, precision_den=3.0)
     """
-    cells = c.ceaf_cells
-    phi4 = 2 * cells.counts / (c.key_sizes[cells.rows] + c.response_sizes[cells.cols]).astype(np.float64)
-    similarity = alignment_total(cells, phi4, (len(c.key_sizes), len(c.response_sizes)))
-    return Counts(similarity, float(len(c.key_sizes)), similarity, float(len(c.response_sizes)))
+    cells, a, b = c.ceaf_cells, c.key_size_list, c.response_size_list
+    phi4 = [2 * n / float(a[i] + b[j]) for i, j, n in zip(cells.row_list, cells.col_list, cells.count_list)]
+    similarity = alignment_total(cells, phi4, (len(a), len(b)))
+    return Counts(similarity, float(len(a)), similarity, float(len(b)))
 
 
 def ceafm(c: Contingency) -> Counts:
@@ -315,32 +321,33 @@ def ceafm(c: Contingency) -> Counts:
     >>> ceafm(c)
     Counts(recall_num=4.0, recall_den=7.0, precision_num=4.0, precision_den=8.0)
     """
-    cells = c.ceaf_cells
-    similarity = alignment_total(cells, cells.counts.astype(np.float64),
-                                   (len(c.key_sizes), len(c.response_sizes)))
-    return Counts(similarity, float(c.key_sizes.sum()), similarity, float(c.response_sizes.sum()))
+    cells, a, b = c.ceaf_cells, c.key_size_list, c.response_size_list
+    similarity = alignment_total(cells, [float(n) for n in cells.count_list], (len(a), len(b)))
+    return Counts(similarity, float(sum(a)), similarity, float(sum(b)))
 
 
 def blanc_coreference(c: Contingency) -> Counts:
     """BLANC's coreference part (:func:`blanc`): mention pairs in one entity."""
-    common = float(_cell_pairs(c.recall_cells).sum())
-    return Counts(common, float(_pairs(c.key_sizes.astype(np.float64)).sum()),
-                  common, float(_pairs(c.response_sizes.astype(np.float64)).sum()))
+    common = array_sum(_cell_pairs(c.recall_cells))
+    return Counts(common, float(sum(_pairs(a) for a in c.key_size_list)),
+                  common, float(sum(_pairs(b) for b in c.response_size_list)))
 
 
 def blanc_non_coreference(c: Contingency) -> Counts:
     """BLANC's non-coreference part (:func:`blanc`): aligned mention pairs in
     different entities on both sides."""
     cells = c.recall_cells
-    n = cells.counts.astype(np.float64)
-    total = n.sum()
-    row = np.bincount(cells.rows, weights=n)
-    col = np.bincount(cells.cols, weights=n)
+    n = [float(x) for x in cells.count_list]
+    total = array_sum(n)
+    # bincount's length: up to the highest entity with a cell.
+    row = group_sums(cells.row_list, n, max(cells.row_list, default=-1) + 1)
+    col = group_sums(cells.col_list, n, max(cells.col_list, default=-1) + 1)
     # Aligned mention pairs in different key entities and different response entities.
-    common = (total ** 2 - (row ** 2).sum() - (col ** 2).sum() + (n ** 2).sum()) / 2
-    a, b = c.key_sizes.astype(np.float64), c.response_sizes.astype(np.float64)
-    key_links = _pairs(a.sum()) - _pairs(a).sum()
-    response_links = _pairs(b.sum()) - _pairs(b).sum()
+    common = (total ** 2 - array_sum([x * x for x in row]) - array_sum([x * x for x in col])
+              + array_sum([x * x for x in n])) / 2
+    a, b = c.key_size_list, c.response_size_list
+    key_links = _pairs(float(sum(a))) - float(sum(_pairs(x) for x in a))
+    response_links = _pairs(float(sum(b))) - float(sum(_pairs(x) for x in b))
     return Counts(float(common), float(key_links), float(common), float(response_links))
 
 

@@ -26,9 +26,6 @@ from ..alignment import assignment
 from ..alignment.contingency import Cells, Contingency, Partition
 from .metrics import BlancCounts, Counts, f1, ratio
 from .registry import MEASURES
-from ..lazy import lazy
-
-np = lazy("numpy")
 
 
 def _is_plural(ident) -> bool:
@@ -53,14 +50,9 @@ def _read(m, split, unaligned_as_itself):
 
 
 def _cells(totals: dict, squares: dict) -> Cells:
-    if not totals:
-        empty = np.zeros(0, dtype=np.int64)
-        return Cells(empty, empty, np.zeros(0), np.zeros(0))
     order = sorted(totals)
-    rows = np.array([i for i, _ in order], dtype=np.int64)
-    cols = np.array([j for _, j in order], dtype=np.int64)
-    return Cells(rows, cols, np.array([totals[cell] for cell in order]),
-                 np.array([squares[cell] for cell in order]))
+    return Cells([i for i, _ in order], [j for _, j in order], [totals[cell] for cell in order],
+                 [squares[cell] for cell in order])
 
 
 def _resolved(entities, other, mapped) -> tuple[list, dict]:
@@ -140,8 +132,8 @@ def weighted_contingency(metric, key, response, mapped, key_split, response_spli
     precision (from the response) or F1 (CEAF's and BLANC's cells);
     ``resolved``: both sides' :func:`_resolved`, if already read."""
     key_side, response_side = resolved or (None, None)
-    key_sizes = np.array([len(e) for e in key], dtype=np.int64)
-    response_sizes = np.array([len(e) for e in response], dtype=np.int64)
+    key_sizes = [len(e) for e in key]
+    response_sizes = [len(e) for e in response]
     cells_kind, as_itself, singletons = _contingency_kind(metric)
     if cells_kind == "membership":
         cells = _membership_cells(key, response, mapped, key_split[1])

@@ -225,11 +225,8 @@ def mention_identification(c: Chains) -> Counts:
 def contingency(c: Chains):
     """The chains as a contingency (each key mention's last response chain, and
     each response mention's last key chain), for the measures v8.01 lacks."""
-    # Imported here: v8.01's own metrics need no numpy, and the stand-in
-    # starts without it.
-    import numpy as np
-
     from ..alignment.contingency import Cells, Contingency
+
     response_of = _last_index(c.response)
     key_of = _last_index(c.key)
     n_r = len(c.response)
@@ -247,9 +244,7 @@ def contingency(c: Chains):
                 rows.append(key_of[m])
                 cols.append(j)
     precision = Cells.from_pairs(rows, cols, n_r)
-    return Contingency(np.array([len(k) for k in c.key], dtype=np.int64),
-                       np.array([len(r) for r in c.response], dtype=np.int64),
-                       recall, precision, recall)
+    return Contingency([len(k) for k in c.key], [len(r) for r in c.response], recall, precision, recall)
 
 
 def occurrence_contingency(c: Chains):
