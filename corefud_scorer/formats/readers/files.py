@@ -71,9 +71,11 @@ class BoundedText:
 
     def __iter__(self):
         """The lines, each with its line end, as a file's lines are."""
-        return chain.from_iterable(self._line_lists())
+        return chain.from_iterable(self.batches())
 
-    def _line_lists(self):
+    def batches(self):
+        """The lines a chunk at a time: lists of lines, each with its line
+        end but the file's last line if it has none."""
         pending: list[bytes] = []  # the line under way, in the chunks it came in
         waiting = 0  # its length
         while True:
@@ -202,34 +204,58 @@ def head(path: str, size: int = 8192) -> bytes:
         return b""
 
 
-def text_lines(path: str, kind: str, problems=None) -> Iterator[tuple[int, str]]:
-    """The file's lines as text, numbered from 1, without their line ends
-    and byte-order mark: the lines its whole text split at each line break
-    gives (a file ending with a line break ends with an empty line), read
-    one by one. A line that is not UTF-8 is an ``encoding`` problem
-    (:class:`~corefud_scorer.formats.problems.Problems`; raised without one), read
-    with replacement characters when problems are collected."""
+def text_batches(path: str, kind: str, problems=None) -> Iterator[tuple[int, list[str]]]:
+    """The file's lines as text, a chunk of them at a time with the number
+    of the first (from 1), without their line ends and byte-order mark: the
+    lines its whole text split at each line break gives (a file ending with
+    a line break ends with an empty line). A chunk is decoded at once; a
+    line that is not UTF-8 is an ``encoding`` problem
+    (:class:`~corefud_scorer.formats.problems.Problems`; raised without one),
+    read with replacement characters when problems are collected."""
     handle = open_bytes(path, kind)
-    lineno = 0
+    lineno = 0  # lines given so far
+    ended = True  # the last line read ends with a line break
     try:
         with handle:
-            data = b""
-            for lineno, data in enumerate(handle, 1):
+            for lines in handle.batches():
                 try:
-                    text = data.decode("utf-8")
-                except UnicodeDecodeError as err:
-                    error = ScorerError(f"not UTF-8 text ({err.reason})", (path, lineno))
-                    if problems is None:
-                        raise error from None
-                    problems.error("encoding", error)
-                    text = data.decode("utf-8", errors="replace")
-                if lineno == 1 and text.startswith("\ufeff"):
-                    text = text[1:]
-                yield lineno, text.rstrip("\r\n")
-            if data.endswith(b"\n") or not lineno:
-                yield lineno + 1, ""
+                    text = b"".join(lines).decode("utf-8")
+                except UnicodeDecodeError:
+                    texts = _decoded(lines, lineno, path, problems)
+                else:
+                    texts = text.split("\n")
+                    if "\r" in text:
+                        texts = [line.rstrip("\r") for line in texts]
+                ended = lines[-1].endswith(b"\n")
+                if ended:
+                    texts.pop()  # what follows the last line break: the next chunk's
+                if not lineno and texts[0].startswith("\ufeff"):
+                    texts[0] = texts[0][1:]
+                yield lineno + 1, texts
+                lineno += len(texts)
+            if ended or not lineno:
+                yield lineno + 1, [""]
     except OSError as err:
         raise ScorerError(f"cannot read: {err.strerror or err}", (path, lineno or None)) from None
+
+
+def _decoded(lines: list[bytes], before: int, path: str, problems) -> list[str]:
+    """Lines decoded one by one, each that is not UTF-8 reported (with
+    ``before`` lines before them), and a line break left at the end."""
+    texts = []
+    for lineno, data in enumerate(lines, before + 1):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            error = ScorerError(f"not UTF-8 text ({err.reason})", (path, lineno))
+            if problems is None:
+                raise error from None
+            problems.error("encoding", error)
+            text = data.decode("utf-8", errors="replace")
+        texts.append(text.rstrip("\r\n"))
+    if lines[-1].endswith(b"\n"):
+        texts.append("")
+    return texts
 
 
 def read_text(path: str, kind: str) -> str:

@@ -34,7 +34,7 @@ from ..problems import STOP, Problems
 from ..profile import UA_SCORER_TEXT, FormatProfile
 from ...model import (ORD_SCALE, SENTENCE_STRIDE, Document, DocumentText, EmptyNode, Sentence, SourceDocument,
                      Word)
-from .files import text_lines
+from .files import text_batches
 
 FORMAT = "ua"
 # How a document starts (counted for a progress bar).
@@ -291,15 +291,16 @@ def read_documents(path: str, side: str = "key", deps: bool = False, words: bool
     analysis: UPOS and FEATS where the file gives a UPOS, else its XPOS as
     the tag."""
     reader = _Reader(path, deps, words, problems)
-    for lineno, text in text_lines(path, "UA", problems):
-        if not text or text.isspace():
-            finished = reader.blank(lineno)
-            if finished is not None:
-                yield finished
-        elif text[0] == "#":
-            reader.comment(text, lineno)
-        else:
-            reader.token(text, lineno)
+    for first, texts in text_batches(path, "UA", problems):
+        for lineno, text in enumerate(texts, first):
+            if not text or text.isspace():
+                finished = reader.blank(lineno)
+                if finished is not None:
+                    yield finished
+            elif text[0] == "#":
+                reader.comment(text, lineno)
+            else:
+                reader.token(text, lineno)
     if reader.started:
         finished = reader.close()
         if finished is not None:
