@@ -6,19 +6,22 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
 from ..jobs.parallel import WARM_UP, default_jobs
 from ..presets import PRESETS
 from ..formats.readers import formats, profiles
-from ..jobs.confined import Budget
 from ..jobs.options import FIELDS, SECTIONS, OptionConflict, check_tests
 from ..jobs.resampling import (AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, LEVEL, MAX_AR_TRIALS,
                                MAX_BOOTSTRAP_SAMPLES, Resampling)
 from ..results import GROUPS, METRIC_NAMES, SYNC_CHOICES, Options
 
 from .usage import Parser
+
+if TYPE_CHECKING:
+    from ..jobs.confined import Budget  # imported by the commands that confine their work
 
 PROG = "corefud-scorer"
 INTERRUPTED = 130
@@ -241,6 +244,8 @@ def add_budget_flags(parser: argparse.ArgumentParser, default: Budget, unit: str
 
 
 def budget_of(args: argparse.Namespace) -> Budget:
+    from ..jobs.confined import Budget
+
     return Budget(args.max_seconds, args.max_memory_mb)
 
 

@@ -20,7 +20,6 @@ response entity j), ``a`` key and ``b`` response entity sizes. A mention is
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from fractions import Fraction
 from math import comb, fsum, log2
 
 from .metrics import Counts, b_cubed, blanc_coreference, ceafm, f1
@@ -268,6 +267,8 @@ def kappa_value(k: KappaCounts) -> float | None:
     pairs."""
     if k.pairs == 0:
         return None
+    from fractions import Fraction  # exact, and imported only where kappa is asked for
+
     pairs = Fraction(k.pairs)
     observed = (k.both_links + k.neither_links) / pairs
     pi_key, pi_response = k.key_links / pairs, k.response_links / pairs
@@ -321,6 +322,8 @@ def alpha_value(s: AlphaCounts) -> float | None:
     two values differ (D_e = 0), None without units."""
     if s.units == 0:
         return None
+    from fractions import Fraction  # exact, and imported only where alpha is asked for
+
     values = 2 * s.units
     # Pairs of values from different documents: distance 1 each.
     across = (values * values - s.values_squared) // 2

@@ -184,7 +184,7 @@ def read_documents(path: str, side: str, fmt: str, words: bool = False,
     asked for in a format a key can be in is read in it, whatever its text
     looks like (a key is never a plaintext answer)."""
     read_as = source_format(path, fmt)
-    if side == "key" and fmt in key_formats() and read_as not in key_formats():
+    if side == "key" and read_as != fmt and fmt in key_formats() and read_as not in key_formats():
         read_as = fmt
     module = reader(read_as)
     taken = inspect.signature(module.read_documents).parameters
