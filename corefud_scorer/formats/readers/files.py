@@ -71,11 +71,9 @@ class BoundedText:
 
     def __iter__(self):
         """The lines, each with its line end, as a file's lines are."""
-        return chain.from_iterable(self.batches())
+        return chain.from_iterable(self._line_lists())
 
-    def batches(self):
-        """The lines a chunk at a time: lists of lines, each with its line
-        end but the file's last line if it has none."""
+    def _line_lists(self):
         pending: list[bytes] = []  # the line under way, in the chunks it came in
         waiting = 0  # its length
         while True:
@@ -110,6 +108,26 @@ class BoundedText:
         if size >= 0:
             return self._chunk(size)
         return b"".join(self.chunks())
+
+    def blocks(self):
+        """The bytes in blocks of whole lines, each line checked as it comes:
+        every block but the last ends with a line end."""
+        since = 0  # bytes since the last line end
+        pending: list[bytes] = []  # a line under way
+        while True:
+            data = self._chunk()
+            if not data:
+                break
+            since = self._after_lines(data, since)
+            self._newlines += data.count(b"\n")
+            end = data.rfind(b"\n") + 1
+            if not end:
+                pending.append(data)
+                continue
+            yield b"".join([*pending, data[:end]]) if pending else data[:end]
+            pending = [data[end:]] if end < len(data) else []
+        if pending:
+            yield b"".join(pending)
 
     def chunks(self):
         """The bytes a chunk at a time, each line checked as it comes (what
@@ -205,10 +223,10 @@ def head(path: str, size: int = 8192) -> bytes:
 
 
 def text_batches(path: str, kind: str, problems=None) -> Iterator[tuple[int, list[str]]]:
-    """The file's lines as text, a chunk of them at a time with the number
+    """The file's lines as text, a block of them at a time with the number
     of the first (from 1), without their line ends and byte-order mark: the
     lines its whole text split at each line break gives (a file ending with
-    a line break ends with an empty line). A chunk is decoded at once; a
+    a line break ends with an empty line). A block is decoded at once; a
     line that is not UTF-8 is an ``encoding`` problem
     (:class:`~corefud_scorer.formats.problems.Problems`; raised without one),
     read with replacement characters when problems are collected."""
@@ -217,18 +235,18 @@ def text_batches(path: str, kind: str, problems=None) -> Iterator[tuple[int, lis
     ended = True  # the last line read ends with a line break
     try:
         with handle:
-            for lines in handle.batches():
+            for block in handle.blocks():
                 try:
-                    text = b"".join(lines).decode("utf-8")
+                    text = block.decode("utf-8")
                 except UnicodeDecodeError:
-                    texts = _decoded(lines, lineno, path, problems)
+                    texts = _decoded(block, lineno, path, problems)
                 else:
                     texts = text.split("\n")
                     if "\r" in text:
                         texts = [line.rstrip("\r") for line in texts]
-                ended = lines[-1].endswith(b"\n")
+                ended = block.endswith(b"\n")
                 if ended:
-                    texts.pop()  # what follows the last line break: the next chunk's
+                    texts.pop()  # what follows the last line break: the next block's
                 if not lineno and texts[0].startswith("\ufeff"):
                     texts[0] = texts[0][1:]
                 yield lineno + 1, texts
@@ -239,11 +257,11 @@ def text_batches(path: str, kind: str, problems=None) -> Iterator[tuple[int, lis
         raise ScorerError(f"cannot read: {err.strerror or err}", (path, lineno or None)) from None
 
 
-def _decoded(lines: list[bytes], before: int, path: str, problems) -> list[str]:
-    """Lines decoded one by one, each that is not UTF-8 reported (with
-    ``before`` lines before them), and a line break left at the end."""
+def _decoded(block: bytes, before: int, path: str, problems) -> list[str]:
+    """A block's lines (split at each line break) decoded one by one, each
+    that is not UTF-8 reported (with ``before`` lines before them)."""
     texts = []
-    for lineno, data in enumerate(lines, before + 1):
+    for lineno, data in enumerate(block.split(b"\n"), before + 1):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as err:
@@ -252,9 +270,7 @@ def _decoded(lines: list[bytes], before: int, path: str, problems) -> list[str]:
                 raise error from None
             problems.error("encoding", error)
             text = data.decode("utf-8", errors="replace")
-        texts.append(text.rstrip("\r\n"))
-    if lines[-1].endswith(b"\n"):
-        texts.append("")
+        texts.append(text.rstrip("\r"))
     return texts
 
 

@@ -137,6 +137,10 @@ class _Columns:
         return Word(form, xpos if xpos != "_" else None, feats), False
 
 
+# Bounds no token line meets: what :meth:`_Reader.read` reads where no line can be read the quick way.
+_NO_QUICK = (1, 0, None, None, None, None, None, 0, 0, None)
+
+
 class _Reader:
     """The state of one pass over a file: the document and sentence being read."""
 
@@ -216,21 +220,45 @@ class _Reader:
         finished, self.finished = self.finished, None
         return finished
 
-    def token(self, text: str, lineno: int) -> None:
-        cells = text.split()
+    def _quick(self) -> tuple:
+        """What the common token line needs (:meth:`read`): a word of a
+        sentence started, with the columns read (those after them are often
+        left out); where no line can be read so (before the columns, between
+        sentences, with words kept), bounds no line meets."""
         places = self.places
-        if (places is None or not places.least <= len(cells) <= places.count or not cells[0].isdigit()
-                or not self.started or self.words):
-            self._token(cells, lineno)
-            return
-        # The common line: a word of a sentence started, with the columns read
-        # (those after them are often left out).
-        forms = self.forms
-        forms.append(cells[places.form])
-        self.word_lines.append(lineno)
-        if places.marks(cells) != places.blank:
-            self._mark(cells, lineno, self.sentence * SENTENCE_STRIDE + len(forms) * ORD_SCALE,
-                       self.word + len(forms) - 1)
+        if places is None or not self.started or self.words:
+            return _NO_QUICK
+        return (places.least, places.count, places.form, places.marks, places.blank, self.forms,
+                self.word_lines, self.sentence * SENTENCE_STRIDE, self.word - 1,
+                [self.doc.cells[name] for name, _ in places.anaphora])
+
+    def read(self, texts: list[str], first: int) -> Iterator[UADocument]:
+        """Read lines (the first numbered ``first``); yield each document
+        they end. A token line is read the quick way while it can be; any
+        other line may change what that needs, so it is asked again."""
+        least, count, form, marks, blank, forms, word_lines, base, before, columns = self._quick()
+        for lineno, text in enumerate(texts, first):
+            if not text or text.isspace():
+                finished = self.blank(lineno)
+                if finished is not None:
+                    yield finished
+            elif text[0] == "#":
+                self.comment(text, lineno)
+            else:
+                cells = text.split()
+                if least <= len(cells) <= count and cells[0].isdigit():
+                    forms.append(cells[form])
+                    word_lines.append(lineno)
+                    found = marks(cells)
+                    if found != blank:
+                        words = len(forms)
+                        item = (lineno, base + words * ORD_SCALE, before + words)
+                        for kept, cell in zip(columns, found):
+                            if cell != "_":
+                                kept.append((cell, *item))
+                    continue
+                self._token(cells, lineno)
+            least, count, form, marks, blank, forms, word_lines, base, before, columns = self._quick()
 
     def _token(self, cells: list[str], lineno: int) -> None:
         """Any token line: checked, mended when problems are collected."""
@@ -273,7 +301,7 @@ class _Reader:
             self._mark(cells, lineno, position, word)
 
     def _mark(self, cells: list[str], lineno: int, position: int, word: int | None) -> None:
-        """Keep a token's anaphora cells that are not ``_``."""
+        """Keep a token's anaphora cells that are not ``_`` (as :meth:`read` does)."""
         doc_cells = self.doc.cells
         for name, i in self.places.anaphora:
             if cells[i] != "_":
@@ -292,15 +320,7 @@ def read_documents(path: str, side: str = "key", deps: bool = False, words: bool
     the tag."""
     reader = _Reader(path, deps, words, problems)
     for first, texts in text_batches(path, "UA", problems):
-        for lineno, text in enumerate(texts, first):
-            if not text or text.isspace():
-                finished = reader.blank(lineno)
-                if finished is not None:
-                    yield finished
-            elif text[0] == "#":
-                reader.comment(text, lineno)
-            else:
-                reader.token(text, lineno)
+        yield from reader.read(texts, first)
     if reader.started:
         finished = reader.close()
         if finished is not None:
