@@ -63,6 +63,12 @@ def limits() -> Limits:
     return Limits(**{limit.field: int(_value(limit) * limit.unit) for limit in LIMITS})
 
 
+def limit(field: str) -> int:
+    """One limit in force, as :func:`limits` gives it, without reading the others."""
+    entry = BY_FIELD[field]
+    return int(_value(entry) * entry.unit)
+
+
 def variable(field: str) -> str:
     """The environment variable of a limit, as a refusal names it."""
     return BY_FIELD[field].variable

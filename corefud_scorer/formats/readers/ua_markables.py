@@ -10,7 +10,7 @@ import re
 from ...errors import ScorerError
 from ..problems import STOP, Problems
 from ...model import ORD_SCALE, SENTENCE_STRIDE, Bridging, Document, Entity, Mention, NonReferring
-from .limits import limits, nesting_error
+from .limits import limit, nesting_error
 
 PSEUDO_SUFFIX = "-Pseudo"
 # One bracket item of a markable cell: an opening "(attrs" possibly closed at
@@ -53,6 +53,7 @@ class _Builder:
         self.doc = doc
         self.path = doc.path
         self.problems = problems
+        self.most = limit("mentions_per_word")  # on one word: closing by id scans the open ones
         # Positions of the document's words (not empty nodes), by their number in the document.
         self.word_positions = [s * SENTENCE_STRIDE + k * ORD_SCALE
                                for s, sentence in enumerate(doc.sentences)
@@ -82,8 +83,12 @@ class _Builder:
         """The markables of one column, by MarkableID, in order of opening."""
         markables: dict[str, _Markable] = {}
         stack: list[str] = []
-        most = limits().mentions_per_word  # on one word: closing by id scans the open ones
+        most = self.most
         for cell, line, position, word in self.doc.cells.get(column, ()):
+            if cell == ")" and stack and word is not None:
+                # The commonest closing: the innermost open markable ends here.
+                markables[stack.pop()].spans[-1][1] = word
+                continue
             covering = len(stack)
             for opening, text, closed_at_once, closing in self._items(column, cell, line):
                 if opening:
