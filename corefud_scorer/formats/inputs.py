@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
 from dataclasses import dataclass
 
 from ..errors import ScorerError
@@ -55,6 +54,8 @@ def local_files(*sources):
                 files.append((name, os.fspath(source)))
                 continue
             stream = sys.stdin.buffer if not hasattr(source, "read") else source
+            import tempfile  # only for a stream: a pair of paths does not pay for it
+
             handle = tempfile.NamedTemporaryFile(prefix="corefud-scorer-", suffix=".input", delete=False)
             # Removed on exit even when reading the stream fails or is interrupted.
             spooled.append(handle.name)

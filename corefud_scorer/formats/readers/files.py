@@ -12,13 +12,12 @@ while it is being decompressed; neither is ever held whole first."""
 
 from __future__ import annotations
 
-import gzip
 import io
-import zlib
 from itertools import chain
 from typing import Iterator
 
 from ...errors import ScorerError
+from ...lazy import lazy
 from .limits import MB, limits, variable
 
 GZIP = b"\x1f\x8b"
@@ -31,6 +30,9 @@ OTHER_COMPRESSIONS = (
     (b"(\xb5/\xfd", "zstd", "unzstd"),
     (b"7z\xbc\xaf\x27\x1c", "7z", "7z x"),
 )
+# Imported when a gzip file is read (or its errors are caught): a plain file does not pay for them.
+gzip = lazy("gzip")
+zlib = lazy("zlib")
 # Bytes read at a time: one chunk and one line at most are held.
 CHUNK = 1 << 20
 
