@@ -34,7 +34,7 @@ def _shared_words(key, response) -> float:
     if not overlap:
         return 0.0
     cells = Cells([i for i, _ in overlap], [j for _, j in overlap], list(overlap.values()))
-    return alignment_total(cells, [float(n) for n in cells.count_list], (len(key), len(response)))
+    return alignment_total(cells, cells.count_list, (len(key), len(response)))
 
 
 def _by_sentences(key, response) -> list[tuple[list, list]]:

@@ -5,8 +5,8 @@ document's :class:`~corefud_scorer.alignment.contingency.Contingency` (those tha
 read the aligned mentions are in :mod:`.mentions`). Each returns
 :class:`Counts`, the sufficient statistics that add across documents; scores
 are computed once from the sums (:func:`ratio`, :func:`f1`), with scorer
-1.2's rule that a ratio with a zero numerator is 0 (so 0/0 is 0). They
-compute in plain Python, to the bit what arrays gave (:mod:`.statistics`).
+1.2's rule that a ratio with a zero numerator is 0 (so 0/0 is 0), in plain
+Python, to the bit what arrays gave (:mod:`.statistics`).
 
 Notation: ``n[i, j]`` the contingency cells (the mentions of key entity i
 aligned to mentions of response entity j), ``a`` key entity sizes, ``b``
@@ -23,32 +23,29 @@ from .statistics import (BlancCounts, BridgingCounts, Counts, array_sum, f1, gro
 from ..alignment.contingency import Cells, Contingency
 
 
-
 def _pairs(x):
     return x * (x - 1) / 2.0
 
 
 def _cell_pairs(cells: Cells) -> list:
-    """Mention pairs within each cell; with weighted mentions, the sum over
-    those pairs of the product of their weights, (n² - Σw²)/2."""
+    """Mention pairs in each cell; weighted, their weights' products summed: (n² - Σw²)/2."""
     if cells.square_list is None:
         return [n * (n - 1) / 2.0 for n in cells.count_list]
     return [(n * n - w) / 2.0 for n, w in zip(cells.count_list, cells.square_list)]
 
 
 def _resolved_singletons(groups, partners, counts, sizes, partner_sizes):
-    """Per cell: whether it is an entity of one mention whose partner entity
-    is one mention too."""
+    """Per cell: an entity of one mention whose partner entity is one mention too."""
     return [sizes[g] == 1 and n == 1 and partner_sizes[p] == 1 for g, p, n in zip(groups, partners, counts)]
 
 
 # --- entity-level metrics over the contingency ---
 
 def _muc_side(groups, partners, counts, sizes, partner_sizes, singleton_links) -> tuple[float, float]:
-    # Each entity of size s needs s-1 links; in each entity of the other
-    # side its mentions fall into it keeps all of them but one (unaligned
-    # mentions cost a link each). A cell holding only a split antecedent's
-    # weight (below 1, :mod:`~corefud_scorer.measures.split_antecedents`) keeps nothing, as an unaligned one.
+    # Each entity of size s needs s-1 links; in each entity of the other side
+    # its mentions fall into it keeps all of them but one (unaligned mentions
+    # cost a link each). A cell of a split antecedent's weight alone (below 1,
+    # :mod:`.split_antecedents`) keeps nothing, as an unaligned one.
     kept = array_sum([n - 1 if n > 1 else 0 * n for n in counts])
     links = sum(sizes) - len(sizes)
     if singleton_links:
@@ -228,10 +225,13 @@ def alignment_total(cells: Cells, weights: list, shape: tuple[int, int]) -> floa
     entities) and columns (response entities), added up as 1.2 adds it:
     numpy's sum over the cells of the assignment its solver returns, zero
     cells included, in the solver's order (rows in order; for a tall matrix,
-    the assigned rows in order)."""
+    the assigned rows in order). Whole numbers add up exactly in any order,
+    to the one optimal total: their alignment is solved a part at a time."""
     if not cells.count_list:
         return 0.0
     weight_of = dict(zip(zip(cells.row_list, cells.col_list), weights))
+    if all(type(w) is int for w in weights):
+        return float(sum(weight_of[pair] for pair in assignment.solve_by_parts(weight_of).items()))
     pairs = assignment.solve(shape[0], shape[1], weight_of)
     return array_sum([weight_of.get(pair, 0.0) for pair in pairs])
 
@@ -322,7 +322,7 @@ def ceafm(c: Contingency) -> Counts:
     Counts(recall_num=4.0, recall_den=7.0, precision_num=4.0, precision_den=8.0)
     """
     cells, a, b = c.ceaf_cells, c.key_size_list, c.response_size_list
-    similarity = alignment_total(cells, [float(n) for n in cells.count_list], (len(a), len(b)))
+    similarity = alignment_total(cells, cells.count_list, (len(a), len(b)))
     return Counts(similarity, float(sum(a)), similarity, float(sum(b)))
 
 
