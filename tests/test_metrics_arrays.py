@@ -8,15 +8,18 @@ split antecedents make them, more cells than numpy's pairwise blocks)."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from corefud_scorer.alignment import assignment
-from corefud_scorer.alignment.contingency import Cells, Contingency
+from corefud_scorer.alignment.contingency import Cells, Contingency, partition, prepare
+from corefud_scorer.alignment.match import align, identity_function
 from corefud_scorer.measures import further, metrics
 from corefud_scorer.measures.statistics import array_sum, ordered_sum
+from corefud_scorer.model import Document, Entity, Mention
 
 # --- the numpy formulas, as the metrics computed them before ---
 
@@ -216,3 +219,45 @@ def test_fractions_in_other_orders_would_differ():
     # numpy's way, differ in the last bit.
     values = [2 / 7, 2 / 9, 2 / 11, 2 / 13, 2 / 15, 2 / 17, 2 / 19, 2 / 21, 2 / 23] * 20
     assert ordered_sum(values) != array_sum(values)
+
+
+# --- the three readings of a partition, spans in two entities included ---
+
+def _document(rng, pool) -> Document:
+    entities = [Entity(f"e{n}", [Mention(words, words[0]) for words in rng.sample(pool, rng.randint(1, min(4, len(pool))))])
+                for n in range(rng.randint(0, 6))]
+    return Document("d", entities)
+
+
+def _literal(key: list, response: list) -> tuple[Counter, Counter, Counter]:
+    """Recall, precision and membership cells from their definitions
+    (exact matching: a span is its own partner; a lookup finds the last
+    entity holding it)."""
+    last_key = {x: i for i, entity in enumerate(key) for x in entity}
+    last_response = {x: j for j, entity in enumerate(response) for x in entity}
+    recall = Counter((i, last_response[x]) for i, entity in enumerate(key) for x in entity if x in last_response)
+    precision = Counter((last_key[y], j) for j, entity in enumerate(response) for y in entity if y in last_key)
+    membership = Counter((i, j) for i, entity in enumerate(key) for x in entity
+                         for j, other in enumerate(response) if x in other)
+    return recall, precision, membership
+
+
+def _counted(cells: Cells) -> Counter:
+    return Counter(dict(zip(zip(cells.row_list, cells.col_list), cells.count_list)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10**9))
+def test_a_partition_reads_its_cells_as_defined(seed):
+    rng = random.Random(seed)
+    pool = [(k,) for k in range(1, rng.randint(2, 9))]  # few spans: many stand in two entities
+    key_doc, response_doc = _document(rng, pool), _document(rng, pool)
+    identity = identity_function("exact")
+    key, response = (prepare(doc, identity, keep_singletons=True) for doc in (key_doc, response_doc))
+    p = partition("d", key, response, align(key.distinct, response.distinct, "exact", "linear"), identity)
+    recall, precision, membership = _literal(*([[m.words for m in dict.fromkeys(e.mentions)] for e in doc.entities]
+                                               for doc in (key_doc, response_doc)))
+    c = p.contingency
+    assert (_counted(c.recall_cells), _counted(c.precision_cells), _counted(c.ceaf_cells)) == \
+        (recall, precision, membership)
+    assert c.key_size_list == [len(set(m.words for m in e.mentions)) for e in key_doc.entities]

@@ -141,11 +141,13 @@ class Dropped:
 @dataclass
 class Side:
     """One side's entities, ready to be aligned: each a list of distinct
-    mentions, and indexes from a mention identity to its entities."""
+    mentions (and of their identities), and indexes from a mention identity
+    to its entities."""
 
     entities: list[list[Mention]]
+    identities: list[list]  # each entity's mentions' identities
     entity_of: dict        # identity -> entity index (the last one, as in 1.2)
-    members: dict          # identity -> every entity index holding it
+    shared: dict           # identity in more than one entity -> every entity index holding it
     distinct: dict         # identity -> its first mention
     dropped: Dropped = field(default_factory=Dropped)
     document: Document | None = None  # what the side was prepared from
@@ -213,15 +215,18 @@ def prepare(doc: Document, identity: Callable[[Mention], Hashable], keep_singlet
         entities.append(mentions)
     if keep_split_antecedents:
         entities = _merge_same_plurals(entities, identity, dropped)
-    last, members, distinct = {}, {}, {}
+    identities, last, shared, distinct = [], {}, {}, {}
     for index, entity in enumerate(entities):
-        for mention in entity:
-            ident = identity(mention)
+        idents = [identity(mention) for mention in entity]
+        identities.append(idents)
+        for ident, mention in zip(idents, entity):
+            if ident in last:
+                shared.setdefault(ident, [last[ident]]).append(index)
+            else:
+                distinct[ident] = mention
             last[ident] = index
-            members.setdefault(ident, []).append(index)
-            distinct.setdefault(ident, mention)
-    dropped.shared_spans = sum(1 for m in members.values() if len(m) > 1)
-    return Side(entities, last, members, distinct, dropped, doc)
+    dropped.shared_spans = len(shared)
+    return Side(entities, identities, last, shared, distinct, dropped, doc)
 
 
 def _merge_same_plurals(entities, identity, dropped):
@@ -268,11 +273,10 @@ def partition(doc_id, key: Side, response: Side, alignment: Alignment,
     """The contingency of two prepared sides under an alignment."""
     lookup = alignment.merged
 
-    def cells(entities, entity_of, n_cols, transpose):
+    def cells(identities, entity_of, transpose):
         rows, cols = [], []
-        for index, entity in enumerate(entities):
-            for mention in entity:
-                ident = identity(mention)
+        for index, idents in enumerate(identities):
+            for ident in idents:
                 partner = entity_of.get(lookup.get(ident, ident))
                 if partner is not None:
                     rows.append(index)
@@ -281,19 +285,27 @@ def partition(doc_id, key: Side, response: Side, alignment: Alignment,
             rows, cols = cols, rows
         return rows, cols
 
-    n_key, n_response = len(key.entities), len(response.entities)
-    recall_cells = Cells.from_pairs(*cells(key.entities, response.entity_of, n_response, False), n_response)
-    precision_cells = Cells.from_pairs(*cells(response.entities, key.entity_of, n_key, True), n_response)
-    rows, cols = [], []
-    for index, entity in enumerate(key.entities):
-        for mention in entity:
-            ident = identity(mention)
-            for j in response.members.get(lookup.get(ident, ident), ()):
-                rows.append(index)
-                cols.append(j)
-    ceaf_cells = Cells.from_pairs(rows, cols, n_response)
-    if ceaf_cells.same_as(recall_cells):
-        ceaf_cells = recall_cells
+    n_response = len(response.entities)
+    recall_cells = Cells.from_pairs(*cells(key.identities, response.entity_of, False), n_response)
+    precision_cells = Cells.from_pairs(*cells(response.identities, key.entity_of, True), n_response)
+    ceaf_cells = recall_cells
+    if response.shared:
+        # Membership differs from the recall reading only where a response
+        # span stands in more than one entity.
+        rows, cols = [], []
+        for index, idents in enumerate(key.identities):
+            for ident in idents:
+                partner = lookup.get(ident, ident)
+                holding = response.shared.get(partner)
+                if holding is None:
+                    j = response.entity_of.get(partner)
+                    holding = () if j is None else (j,)
+                for j in holding:
+                    rows.append(index)
+                    cols.append(j)
+        ceaf_cells = Cells.from_pairs(rows, cols, n_response)
+        if ceaf_cells.same_as(recall_cells):
+            ceaf_cells = recall_cells
     if precision_cells.same_as(recall_cells):
         precision_cells = recall_cells
 

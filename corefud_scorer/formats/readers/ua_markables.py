@@ -55,9 +55,10 @@ class _Builder:
         self.problems = problems
         self.most = limit("mentions_per_word")  # on one word: closing by id scans the open ones
         # Positions of the document's words (not empty nodes), by their number in the document.
-        self.word_positions = [s * SENTENCE_STRIDE + k * ORD_SCALE
-                               for s, sentence in enumerate(doc.sentences)
-                               for k in range(1, len(sentence.word_lines) + 1)]
+        self.word_positions = positions = []
+        for s, sentence in enumerate(doc.sentences):
+            first = s * SENTENCE_STRIDE + ORD_SCALE
+            positions.extend(range(first, first + len(sentence.word_lines) * ORD_SCALE, ORD_SCALE))
 
     def report(self, kind: str, message: str, line: int) -> None:
         self.problems.error(kind, ScorerError(message, (self.path, line)))
