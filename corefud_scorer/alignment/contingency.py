@@ -34,13 +34,25 @@ def _listed(arrays: dict, name: str, values) -> list:
     return values.tolist()
 
 
-def _array(arrays: dict, name: str, values: list, integers: bool) -> np.ndarray:
-    """The array of ``values``, made once: whole numbers as int64."""
-    array = arrays.get(name)
-    if array is None:
-        whole = integers or all(type(v) is int for v in values)
-        array = arrays[name] = np.array(values, dtype=np.int64 if whole else np.float64)
-    return array
+class _AsArray:
+    """An attribute that is the array of a list attribute (None for None),
+    made at its first use (whole numbers as int64) unless given."""
+
+    def __init__(self, source: str, integers: bool):
+        self.source, self.integers = source, integers
+
+    def __set_name__(self, owner, name: str):
+        self.name = name
+
+    def __get__(self, instance, kind=None):
+        if instance is None:
+            return self
+        values = getattr(instance, self.source)
+        array = instance._arrays.get(self.name)
+        if array is None and values is not None:
+            whole = self.integers or all(type(v) is int for v in values)
+            array = instance._arrays[self.name] = np.array(values, dtype=np.int64 if whole else np.float64)
+        return array
 
 
 class Cells:
@@ -64,21 +76,10 @@ class Cells:
         self.count_list = _listed(self._arrays, "counts", counts)
         self.square_list = None if squares is None else _listed(self._arrays, "squares", squares)
 
-    @property
-    def rows(self) -> np.ndarray:
-        return _array(self._arrays, "rows", self.row_list, True)
-
-    @property
-    def cols(self) -> np.ndarray:
-        return _array(self._arrays, "cols", self.col_list, True)
-
-    @property
-    def counts(self) -> np.ndarray:
-        return _array(self._arrays, "counts", self.count_list, False)
-
-    @property
-    def squares(self) -> np.ndarray | None:
-        return None if self.square_list is None else _array(self._arrays, "squares", self.square_list, False)
+    rows = _AsArray("row_list", True)
+    cols = _AsArray("col_list", True)
+    counts = _AsArray("count_list", False)
+    squares = _AsArray("square_list", False)
 
     def __repr__(self) -> str:
         return f"Cells({self.row_list}, {self.col_list}, {self.count_list}, {self.square_list})"
@@ -107,19 +108,14 @@ class Contingency:
 
     def __init__(self, key_sizes, response_sizes, cells: Cells, precision_cells: Cells, ceaf_cells: Cells):
         self._arrays: dict = {}
-        self.key_size_list = _listed(self._arrays, "key", key_sizes)
-        self.response_size_list = _listed(self._arrays, "response", response_sizes)
+        self.key_size_list = _listed(self._arrays, "key_sizes", key_sizes)
+        self.response_size_list = _listed(self._arrays, "response_sizes", response_sizes)
         self.cells = cells                      # read from key mentions' side (recall)
         self.precision_cells = precision_cells  # read from response mentions' side
         self.ceaf_cells = ceaf_cells            # entity membership
 
-    @property
-    def key_sizes(self) -> np.ndarray:
-        return _array(self._arrays, "key", self.key_size_list, True)
-
-    @property
-    def response_sizes(self) -> np.ndarray:
-        return _array(self._arrays, "response", self.response_size_list, True)
+    key_sizes = _AsArray("key_size_list", True)
+    response_sizes = _AsArray("response_size_list", True)
 
     @property
     def recall_cells(self) -> Cells:

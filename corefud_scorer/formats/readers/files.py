@@ -114,14 +114,8 @@ class BoundedText:
     def blocks(self):
         """The bytes in blocks of whole lines, each line checked as it comes:
         every block but the last ends with a line end."""
-        since = 0  # bytes since the last line end
         pending: list[bytes] = []  # a line under way
-        while True:
-            data = self._chunk()
-            if not data:
-                break
-            since = self._after_lines(data, since)
-            self._newlines += data.count(b"\n")
+        for data in self.chunks():
             end = data.rfind(b"\n") + 1
             if not end:
                 pending.append(data)
