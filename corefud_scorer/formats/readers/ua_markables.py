@@ -90,6 +90,15 @@ class _Builder:
                 # The commonest closing: the innermost open markable ends here.
                 markables[stack.pop()].spans[-1][1] = word
                 continue
+            if cell[0] == "(" and cell.count("(") == 1 and len(stack) < most:
+                # The commonest opening: one markable, closed at once or not.
+                end = cell.find(")")
+                if end < 0:
+                    self._open(markables, stack, column, cell[1:], False, line, position, word)
+                    continue
+                if end == len(cell) - 1:
+                    self._open(markables, stack, column, cell[1:end], True, line, position, word)
+                    continue
             covering = len(stack)
             for opening, text, closed_at_once, closing in self._items(column, cell, line):
                 if opening:
