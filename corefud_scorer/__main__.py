@@ -16,6 +16,11 @@ def entry_point() -> None:
     # multiplies matrices, and -j runs processes, which inherit this.
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(name, "1")
+    # The command's collection policy from before its imports, whose
+    # allocations would otherwise start collections of their own.
+    from .memory import manage
+
+    manage()
     from .cli import entry_point as run
 
     run()
