@@ -85,3 +85,18 @@ def test_help_imports_no_numpy_and_no_command_it_does_not_run():
 def test_the_finder_finds_what_it_looks_for():
     assert unwanted({"corefud_scorer.web.app", "corefud_scorer.weblike", "numpy._core"},
                     ("corefud_scorer.web", "numpy")) == ["corefud_scorer.web.app", "numpy._core"]
+
+
+def test_a_ua_pair_imports_no_other_reader():
+    # What a format means is read off formats/profile.py, not off its reader.
+    modules = imported(*PAIRS["ua"], "-s", "--output", "json")
+    others = ("corefud", "conll2012", "jsonlines", "plaintext")
+    assert unwanted(modules, [f"corefud_scorer.formats.readers.{name}" for name in others]) == []
+
+
+def test_each_reader_exports_the_profile_read_without_it():
+    from corefud_scorer.formats import readers
+
+    for fmt in readers.formats():
+        assert readers.reader(fmt).PROFILE is readers.profile(fmt), fmt
+        assert readers.profile(fmt).name == readers.reader(fmt).FORMAT == fmt

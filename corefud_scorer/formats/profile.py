@@ -2,8 +2,9 @@
 stands for, the matching modes and options it supports, its text and its
 reading of repeated spans.
 
-Each reader exports one :class:`FormatProfile` as ``PROFILE``; option
-resolution (:class:`~corefud_scorer.results.Options`), the command line, the
+Each format's :class:`FormatProfile` is kept in :mod:`.readers.profiles`
+(read without importing a reader) and exported by its reader as ``PROFILE``;
+option resolution (:class:`~corefud_scorer.results.Options`), the command line, the
 web form and the report read it, so that no other module compares a value
 with a format's name.
 """
@@ -80,3 +81,4 @@ def spans_only_refusals(subject: str, has: str) -> dict[str, str]:
             "bridging": f"{no} bridging",
             "non-referring": f"{no} non-referring markables",
             "empty-nodes": f"{no} empty nodes"}
+

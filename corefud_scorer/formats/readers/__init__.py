@@ -28,6 +28,7 @@ from ...errors import ScorerError
 from ...model import SourceDocument
 from ..problems import STOP, Problems
 from ..profile import FormatProfile
+from .profiles import PROFILES
 from .files import head, open_bytes
 
 # Name -> module; the first format whose sniff() accepts a file is detected.
@@ -41,15 +42,20 @@ def formats() -> tuple[str, ...]:
     return tuple(_MODULES)
 
 
-def reader(fmt: str) -> ModuleType:
+def _known(fmt: str) -> str:
     if fmt not in _MODULES:
         raise ValueError(f"unknown format {fmt!r} (known: {', '.join(_MODULES)})")
-    return import_module(f".{_MODULES[fmt]}", __name__)
+    return fmt
+
+
+def reader(fmt: str) -> ModuleType:
+    return import_module(f".{_MODULES[_known(fmt)]}", __name__)
 
 
 def profile(fmt: str | None) -> FormatProfile:
-    """The scoring profile of a format (the default format's for None)."""
-    return reader(fmt or DEFAULT_FORMAT).PROFILE
+    """The scoring profile of a format (the default format's for None),
+    without importing its reader."""
+    return PROFILES[_known(fmt or DEFAULT_FORMAT)]
 
 
 def profiles() -> dict[str, FormatProfile]:

@@ -21,7 +21,7 @@ from typing import Iterator
 
 from ...errors import ScorerError
 from ..problems import STOP, Problems
-from ..profile import FormatProfile, spans_only_refusals
+from .profiles import PROFILES
 # conll_order and coreference_column: the format's, as the writer and the jsonlines reader take them.
 from .conll2012_column import ColumnMentions, conll_order, coreference_column  # noqa: F401
 from .conll2012_document import ConllDocument, LazySentence, TextPiece, token_fields
@@ -32,20 +32,7 @@ FORMAT = "conll"
 DOCUMENT_START = b"#begin document"
 # The file names of the format (bench pairs folders of them, convert writes them).
 SUFFIXES = (".conll", ".gold_conll", ".auto_conll", ".conll12", ".v4_gold_conll")
-NO_HEADS = "needs mention heads, and the CoNLL-2012 format has none (no column gives syntactic heads); use -a exact"
-PROFILE = FormatProfile(
-    name=FORMAT, title="CoNLL-2012",
-    # exact: no heads; word forms compared with a warning, as scorer.pl compares only tokens.
-    defaults={"metrics": ("all",), "match": "exact", "zero_match": "dependent", "keep_zeros": True,
-              "check_forms": "warn"},
-    all_metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero"),
-    matching_modes=("exact",),
-    features=frozenset({"np_only", "remove_nested"}),
-    repeated_spans="v8.01",
-    pairs_with=("jsonlines",),
-    why_not={"head": NO_HEADS, "partial": NO_HEADS, **spans_only_refusals("the CoNLL-2012 format", "has"),
-             "shared_task": "the CRAC presets are for CorefUD files, not CoNLL-2012"},
-)
+PROFILE = PROFILES[FORMAT]
 
 RE_BEGIN = re.compile(r"^#\s*begin document (.*)$")
 RE_END = re.compile(r"#\s*end document")

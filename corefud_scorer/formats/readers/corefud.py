@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..problems import STOP, Problems
-from ..profile import FormatProfile
+from .profiles import PROFILES
 from ...model import Document
 from .corefud_document import CorefUDDocument
 from .corefud_raw import iter_raw_documents
@@ -33,19 +33,7 @@ FORMAT = "corefud"
 DOCUMENT_START = b"# newdoc"
 # The file names of the format (bench pairs folders of them, convert writes them).
 SUFFIXES = (".conllu",)
-PROFILE = FormatProfile(
-    name=FORMAT, title="CorefUD",
-    # Scorer 1.2's defaults.
-    defaults={"metrics": ("all",), "match": "head", "zero_match": "dependent", "keep_zeros": True,
-              "check_forms": True},
-    all_metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero"),
-    matching_modes=("exact", "partial", "head", "partial-craft"),
-    features=frozenset({"keep_zeros", "keep_split_antecedents", "only_split_antecedent", "shared_task"}),
-    why_not={"discourse_deixis": "CorefUD files have no discourse-deixis layer (a UA file's DISCOURSE_DEIXIS column)",
-             "non-referring": "CorefUD files have no non-referring markables (a UA file's markables of no entity)",
-             "np_only": "needs the parse column of CoNLL-2012 files",
-             "remove_nested": "is defined for CoNLL-2012 files"},
-)
+PROFILE = PROFILES[FORMAT]
 
 
 def read_documents(path: str, side: str = "key", words: bool = False,

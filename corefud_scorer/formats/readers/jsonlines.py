@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import json
 from itertools import accumulate
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterator
 
 from ...errors import ScorerError
 from ...model import Sentence
-from ..profile import spans_only_refusals
-from .conll2012 import PROFILE as CONLL_PROFILE
+from .profiles import PROFILES
 from .conll2012 import ConllDocument, conll_order
 from .files import read_text
 from .limits import limits, nesting_error
@@ -42,16 +41,7 @@ FORMAT = "jsonlines"
 DOCUMENT_START = b"{"
 # The file names of the format (bench pairs folders of them, convert writes them).
 SUFFIXES = (".jsonl", ".jsonlines")
-NO_HEADS = "needs mention heads, and jsonlines files have none (clusters are spans only); use -a exact"
-PROFILE = replace(
-    CONLL_PROFILE, name=FORMAT, title="jsonlines",
-    # NP-only reads the key's parse bits, which jsonlines files do not carry.
-    features=frozenset({"remove_nested"}),
-    pairs_with=("conll",),
-    why_not={"head": NO_HEADS, "partial": NO_HEADS, **spans_only_refusals("jsonlines files", "have"),
-             "shared_task": "the CRAC presets are for CorefUD files, not jsonlines",
-             "np_only": "needs the key's parse bits: give the key as CoNLL-2012"},
-)
+PROFILE = PROFILES[FORMAT]
 
 # Pieces a word-piece model adds around sentences, which are no word's text.
 SPECIAL_PIECES = frozenset({"[CLS]", "[SEP]", "<s>", "</s>", "[PAD]"})

@@ -17,12 +17,11 @@ format), is refused in one line.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Iterator
 
 from ...errors import ScorerError
 from ..problems import STOP, Problems
-from .corefud import PROFILE as COREFUD_PROFILE
+from .profiles import PROFILES
 from .files import open_bytes
 
 if TYPE_CHECKING:
@@ -34,7 +33,7 @@ DOCUMENT_START = b""
 # The file names of the format (bench pairs folders of them, convert writes them).
 SUFFIXES = (".txt",)
 # Scored as the CorefUD documents it is read into: the same rules.
-PROFILE = replace(COREFUD_PROFILE, name=FORMAT, title="plaintext", pairs_with=("corefud",))
+PROFILE = PROFILES[FORMAT]
 
 
 def sniff(head: str) -> bool:

@@ -31,7 +31,7 @@ from typing import Iterator
 
 from ...errors import ScorerError
 from ..problems import STOP, Problems
-from ..profile import UA_SCORER_TEXT, FormatProfile
+from .profiles import PROFILES
 from ...model import (ORD_SCALE, SENTENCE_STRIDE, Document, DocumentText, EmptyNode, Sentence, SourceDocument,
                      Word)
 from .files import text_batches
@@ -41,20 +41,7 @@ FORMAT = "ua"
 DOCUMENT_START = b"# newdoc"
 # The file names of the format (bench pairs folders of them, convert writes them).
 SUFFIXES = (".conllua", ".ua.conllu", ".ua")
-PROFILE = FormatProfile(
-    name=FORMAT, title="Universal Anaphora",
-    # The UA scorer's defaults: exact matching, zeros left out, the CoNLL metrics.
-    defaults={"metrics": ("muc", "bcub", "ceafe"), "match": "exact", "zero_match": "linear",
-              "keep_zeros": False, "check_forms": True},
-    all_metrics=("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mention", "mor",
-                 "non-referring", "bridging"),
-    matching_modes=("exact", "partial", "head", "partial-craft"),
-    features=frozenset({"keep_zeros", "keep_split_antecedents", "discourse_deixis", "only_split_antecedent",
-                        "shared_task"}),
-    text=UA_SCORER_TEXT,
-    why_not={"np_only": "needs the parse column of CoNLL-2012 files",
-             "remove_nested": "is defined for CoNLL-2012 files"},
-)
+PROFILE = PROFILES[FORMAT]
 RE_COLUMNS = re.compile(r"^#\s*global\.columns\s*=\s*(.+)$")
 RE_NEWDOC = re.compile(r"^#\s*newdoc(?:\s+id\s*=\s*(.+))?$")
 RE_SENT_ID = re.compile(r"^#\s*sent_id\s*=?\s*(\S+)")
