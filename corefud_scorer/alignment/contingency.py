@@ -184,7 +184,7 @@ def prepare(doc: Document, identity: Callable[[Mention], Hashable], keep_singlet
     kept, each plural entity gains its split antecedent before singletons
     go, and entities standing for the same one are merged; zeros not kept
     leave after singletons (an entity may be left with fewer mentions)."""
-    entities = []
+    kept: list[dict] = []  # each entity's mentions by identity, in order
     dropped = Dropped()
     source = doc.discourse_deixis if discourse_deixis else doc.entities
     by_id = {entity.eid: entity for entity in source} if keep_split_antecedents else {}
@@ -192,30 +192,30 @@ def prepare(doc: Document, identity: Callable[[Mention], Hashable], keep_singlet
         seen = {}
         for mention in entity.mentions:
             seen.setdefault(identity(mention), mention)
-        mentions = list(seen.values())
-        dropped.repeated_mentions += len(entity.mentions) - len(mentions)
+        dropped.repeated_mentions += len(entity.mentions) - len(seen)
         if keep_split_antecedents and entity.split_antecedents:
-            mentions.append(plural_mention(entity, by_id, identity))
-        if not (keep_singletons or len(mentions) > 1):
+            plural = plural_mention(entity, by_id, identity)
+            seen[identity(plural)] = plural
+        if not (keep_singletons or len(seen) > 1):
             dropped.singletons += 1
             continue
         if not keep_zeros:
-            kept = [m for m in mentions if not m.is_zero]
-            dropped.zeros += len(mentions) - len(kept)
-            mentions = kept
+            others = {ident: m for ident, m in seen.items() if not m.is_zero}
+            dropped.zeros += len(seen) - len(others)
+            seen = others
             # An entity made only of zeros is gone, not an empty entity every
             # metric would count (MUC's s-1 links of an entity of size 0).
-            if not mentions:
+            if not seen:
                 dropped.emptied += 1
                 continue
-        entities.append(mentions)
+        kept.append(seen)
     if keep_split_antecedents:
-        entities = _merge_same_plurals(entities, identity, dropped)
-    identities, last, shared, distinct = [], {}, {}, {}
-    for index, entity in enumerate(entities):
-        idents = [identity(mention) for mention in entity]
-        identities.append(idents)
-        for ident, mention in zip(idents, entity):
+        kept = _merge_same_plurals(kept, dropped)
+    entities = [list(mentions.values()) for mentions in kept]
+    identities = [list(mentions) for mentions in kept]
+    last, shared, distinct = {}, {}, {}
+    for index, mentions in enumerate(kept):
+        for ident, mention in mentions.items():
             if ident in last:
                 shared.setdefault(ident, [last[ident]]).append(index)
             else:
@@ -225,25 +225,27 @@ def prepare(doc: Document, identity: Callable[[Mention], Hashable], keep_singlet
     return Side(entities, identities, last, shared, distinct, dropped, doc)
 
 
-def _merge_same_plurals(entities, identity, dropped):
+def _merge_same_plurals(entities: list[dict], dropped) -> list[dict]:
+    """Entities (each its mentions by identity) standing for the same split
+    antecedent, merged into the first of them."""
     merged: list[dict] = []
     home: dict = {}  # split antecedent identity -> index in merged
     for entity in entities:
         target = None
-        for mention in entity:
-            if type(mention) is PluralMention and identity(mention) in home:
-                target = home[identity(mention)]
+        for ident, mention in entity.items():
+            if type(mention) is PluralMention and ident in home:
+                target = home[ident]
                 break
         if target is None:
             target = len(merged)
             merged.append({})
         else:
             dropped.merged_plurals += 1
-        for mention in entity:
-            merged[target].setdefault(identity(mention), mention)
+        for ident, mention in entity.items():
+            merged[target].setdefault(ident, mention)
             if type(mention) is PluralMention:
-                home.setdefault(identity(mention), target)
-    return [list(entity.values()) for entity in merged]
+                home.setdefault(ident, target)
+    return merged
 
 
 @dataclass
