@@ -176,6 +176,11 @@ class _Builder:
                 covered.update(positions[start:end + 1])
             words = tuple(sorted(covered))
             parts = tuple((positions[start], positions[end]) for start, end in markable.spans)
+        text = markable.attributes.get("Min")
+        if text is not None and text.isdecimal() and 1 <= int(text) <= len(positions):
+            # The usual minimum span: one token (what _minimum reads it as).
+            head = positions[int(text) - 1]
+            return Mention(words, head, False, (), markable.line, (head,), parts)
         minimum = self._minimum(markable)
         head = minimum[0] if minimum else words[0]
         return Mention(words, head, False, (), markable.line, minimum, parts)
