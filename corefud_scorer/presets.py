@@ -19,6 +19,9 @@ from .measures.registry import CONLL_PARTS
 
 @dataclass(frozen=True)
 class Preset:
+    """One year's official settings: matching, singletons, zeros and
+    metrics, with the CorefUD and scorer versions it ranked with."""
+
     name: str
     match: str
     keep_singletons: bool

@@ -9,6 +9,7 @@ options.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Mapping
@@ -30,11 +31,38 @@ def plain_message(message: str) -> str:
     return message
 
 
+def terminal_columns(fallback: int = 80) -> int:
+    """The terminal's width as ``shutil.get_terminal_size()`` gives it
+    (``COLUMNS``, else standard output's terminal, else ``fallback``)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = fallback
+        columns = columns or fallback
+    return columns
+
+
+class Formatter(argparse.HelpFormatter):
+    """argparse's layout at argparse's width, read here: argparse makes a
+    formatter for every flag it is given, each importing shutil (and the
+    compressions it imports) to ask for the terminal's size."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position,
+                         terminal_columns() - 2 if width is None else width)
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose mistakes are a short usage and one line;
     ``commands`` (name -> one line) are listed by ``--help``."""
 
     def __init__(self, *args, commands: Mapping[str, str] | None = None, **kwargs):
+        kwargs.setdefault("formatter_class", Formatter)
         super().__init__(*args, **kwargs)
         # Kept as given: a line is read only when --help prints it.
         self.commands = commands if commands is not None else {}

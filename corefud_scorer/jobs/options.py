@@ -43,6 +43,8 @@ FLAG, CHOICE, CHOICES, COUNT, NUMBER = "flag", "choice", "choices", "count", "nu
 
 @dataclass(frozen=True)
 class Field:
+    """One scoring option as the front ends ask for it."""
+
     name: str
     flag: str            # the command line's spelling
     kind: str

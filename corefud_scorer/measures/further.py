@@ -362,6 +362,8 @@ def entropy(c: Contingency) -> EntropyCounts:
 
 @dataclass
 class EntropyScore:
+    """The entropy-based measure's figures (:func:`entropy_score`)."""
+
     recall: float
     precision: float
     f1: float

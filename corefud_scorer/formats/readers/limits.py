@@ -19,6 +19,8 @@ MB = 2 ** 20
 
 @dataclass(frozen=True)
 class Limit:
+    """One bound on what is read, and how it is set and said."""
+
     field: str       # the attribute of :class:`Limits`
     variable: str    # the environment variable that sets it
     default: int     # in ``unit``
@@ -38,6 +40,8 @@ BY_FIELD = {limit.field: limit for limit in LIMITS}
 
 @dataclass(frozen=True)
 class Limits:
+    """The bounds in force (:func:`limits`)."""
+
     line_bytes: int
     unpacked_bytes: int
     zip_members: int
