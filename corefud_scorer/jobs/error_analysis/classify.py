@@ -8,7 +8,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ...model import DocumentText, Mention
-from .corrections import corrected
 from .describe import Describer
 from .mentions import PRONOUN_LIKE, core_span, mention_kind
 
@@ -58,11 +57,6 @@ class DocumentErrors:
     divided: list[tuple[int, Part]]             # (response index of the key entity's anchor, part)
     missing_mentions: list[tuple[int, int | None]]  # (key index, response index of its anchor)
     missing_entities: list[tuple[list[int], list[int]]]  # (missing key indices, found response indices)
-
-    def corrected(self, applied) -> list[list[Mention]]:
-        """The response entities after applying the corrections of the
-        categories in ``applied``, in the procedure's order."""
-        return corrected(self, applied)
 
 
 def _disjoint(entities, entity_of, identity):

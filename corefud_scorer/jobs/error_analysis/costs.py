@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...model import Document, Entity, Mention
 from .classify import CATEGORIES, DocumentErrors
+from .corrections import corrected
 
 
 def corrected_document(doc_id, entities: list[list[Mention]], empty_nodes=()) -> Document:
@@ -123,7 +124,7 @@ PARALLEL_MENTIONS = 4000
 
 def _rescore_variant(shared, effective):
     errors, rescorer = shared
-    return rescorer.counts(errors.corrected(effective))
+    return rescorer.counts(corrected(errors, effective))
 
 
 def cost_counts(errors: DocumentErrors, rescorer, jobs: int = 1) -> dict:
