@@ -41,9 +41,10 @@ def _attributes(text: str, path: str, line: int, problems: Problems = STOP) -> d
 class _Markable:
     __slots__ = ("entity", "line", "attributes", "is_zero", "spans")
 
-    def __init__(self, entity: str, line: int, attributes: dict, is_zero: bool):
+    def __init__(self, entity: str, line: int, attributes: dict, is_zero: bool, span: list | None = None):
         self.entity, self.line, self.attributes, self.is_zero = entity, line, attributes, is_zero
-        self.spans: list = []  # [first word, last word or None]; a zero's: [position, position]
+        # Each part's [first word, last word or None]; a zero's: [position, position].
+        self.spans: list = [span] if span is not None else []
 
 
 class _Builder:
@@ -85,20 +86,37 @@ class _Builder:
         markables: dict[str, _Markable] = {}
         stack: list[str] = []
         most = self.most
+        unclosed = 0  # parts opened and not yet closed
         for cell, line, position, word in self.doc.cells.get(column, ()):
             if cell == ")" and stack and word is not None:
                 # The commonest closing: the innermost open markable ends here.
-                markables[stack.pop()].spans[-1][1] = word
+                span = markables[stack.pop()].spans[-1]
+                unclosed -= span[1] is None
+                span[1] = word
                 continue
-            if cell[0] == "(" and cell.count("(") == 1 and len(stack) < most:
-                # The commonest opening: one markable, closed at once or not.
+            if cell[0] == "(" and cell.count("(") == 1 and len(stack) < most and word is not None:
+                # The commonest opening: one new markable on a word, closed at once or not,
+                # its attributes all NAME=VALUE with a MarkableID and an EntityID; anything
+                # else is left to _open, which reports it.
                 end = cell.find(")")
-                if end < 0:
-                    self._open(markables, stack, column, cell[1:], False, line, position, word)
-                    continue
-                if end == len(cell) - 1:
-                    self._open(markables, stack, column, cell[1:end], True, line, position, word)
-                    continue
+                closed = end > 0
+                if not closed or end == len(cell) - 1:
+                    attributes = {}
+                    for item in cell[1:end if closed else None].split("|"):
+                        name, equals, value = item.partition("=")
+                        if not equals:
+                            break
+                        attributes[name] = value
+                    else:
+                        markable_id = attributes.get("MarkableID")
+                        entity = attributes.get("EntityID")
+                        if markable_id is not None and entity is not None and markable_id not in markables:
+                            markables[markable_id] = _Markable(entity, line, attributes, False,
+                                                               [word, word if closed else None])
+                            if not closed:
+                                stack.append(markable_id)
+                                unclosed += 1
+                            continue
             covering = len(stack)
             for opening, text, closed_at_once, closing in self._items(column, cell, line):
                 if opening:
@@ -106,24 +124,27 @@ class _Builder:
                     if covering > most:
                         self.problems.error("limit", nesting_error(covering, (self.path, line)))
                         break
-                    self._open(markables, stack, column, text, closed_at_once, line, position, word)
+                    unclosed += self._open(markables, stack, column, text, closed_at_once, line, position, word)
                 else:
-                    self._close(markables, stack, column, closing, line, word)
+                    unclosed -= self._close(markables, stack, column, closing, line, word)
         for markable_id in stack:
             self.report("brackets", f"{column} markable {markable_id!r} is opened but never closed",
                         markables[markable_id].line)
+        if not unclosed:
+            return markables
         # Collected: what is left open is left out.
         return {markable_id: markable for markable_id, markable in markables.items()
                 if all(end is not None for _, end in markable.spans)}
 
-    def _open(self, markables, stack, column, text, closed_at_once, line, position, word):
+    def _open(self, markables, stack, column, text, closed_at_once, line, position, word) -> int:
+        """Open a markable's part; the parts left open by it (0 or 1)."""
         attributes = _attributes(text, self.path, line, self.problems)
         markable_id = attributes.get("MarkableID")
         entity = attributes.get("EntityID")
         if markable_id is None or entity is None:
             self.report("entity-id", f"{column} markable without "
                         f"{'MarkableID' if markable_id is None else 'EntityID'}", line)
-            return
+            return 0
         is_empty = word is None
         if is_empty and not closed_at_once:
             self.report("empty-node", "a markable on an empty node must open and close there", line)
@@ -136,28 +157,34 @@ class _Builder:
                         f"opened with {markable.entity!r}", line)
         elif markable.is_zero or is_empty:
             self.report("empty-node", f"markable {markable_id!r} on an empty node cannot be discontinuous", line)
-            return
+            return 0
         start = position if is_empty else word
         markable.spans.append([start, start if closed_at_once else None])
-        if not closed_at_once:
-            stack.append(markable_id)
+        if closed_at_once:
+            return 0
+        stack.append(markable_id)
+        return 1
 
-    def _close(self, markables, stack, column, markable_id, line, word):
+    def _close(self, markables, stack, column, markable_id, line, word) -> int:
+        """Close a markable's part; the parts left open it closed (0 or 1)."""
         if word is None:
             self.report("empty-node", "a markable cannot end on an empty node", line)
-            return
+            return 0
         if markable_id:
             if markable_id not in stack:
                 self.report("brackets", f"{column} closes markable {markable_id!r}, which is not open", line)
-                return
+                return 0
             # The most recently opened part of that markable closes.
             del stack[len(stack) - 1 - stack[::-1].index(markable_id)]
         else:
             if not stack:
                 self.report("brackets", f"{column} closes a markable, but none is open", line)
-                return
+                return 0
             markable_id = stack.pop()
-        markables[markable_id].spans[-1][1] = word
+        span = markables[markable_id].spans[-1]
+        was_open = span[1] is None
+        span[1] = word
+        return was_open
 
     def mention(self, markable: _Markable) -> Mention:
         if markable.is_zero:
