@@ -221,31 +221,34 @@ class _Reader:
 
     def read(self, texts: list[str], first: int) -> Iterator[UADocument]:
         """Read lines (the first numbered ``first``); yield each document
-        they end. A token line is read the quick way while it can be; any
-        other line may change what that needs, so it is asked again."""
+        they end. A token line is read the quick way while it can be; a
+        token line that is not may start a sentence, so what that needs is
+        asked again after it (a blank line ends the sentence, and a comment
+        changes nothing the quick way reads: one inside a sentence is
+        refused, and columns are declared only between sentences)."""
         least, count, form, marks, blank, forms, word_lines, base, before, columns = self._quick()
         for lineno, text in enumerate(texts, first):
-            if not text or text.isspace():
+            cells = text.split()
+            if least <= len(cells) <= count and cells[0].isdigit():
+                forms.append(cells[form])
+                word_lines.append(lineno)
+                found = marks(cells)
+                if found != blank:
+                    words = len(forms)
+                    position, word = base + words * ORD_SCALE, before + words
+                    for kept, cell in zip(columns, found):
+                        if cell != "_":
+                            kept.append((cell, lineno, position, word))
+            elif not cells:
                 finished = self.blank(lineno)
+                least, count = _NO_QUICK[:2]
                 if finished is not None:
                     yield finished
             elif text[0] == "#":
                 self.comment(text, lineno)
             else:
-                cells = text.split()
-                if least <= len(cells) <= count and cells[0].isdigit():
-                    forms.append(cells[form])
-                    word_lines.append(lineno)
-                    found = marks(cells)
-                    if found != blank:
-                        words = len(forms)
-                        item = (lineno, base + words * ORD_SCALE, before + words)
-                        for kept, cell in zip(columns, found):
-                            if cell != "_":
-                                kept.append((cell, *item))
-                    continue
                 self._token(cells, lineno)
-            least, count, form, marks, blank, forms, word_lines, base, before, columns = self._quick()
+                least, count, form, marks, blank, forms, word_lines, base, before, columns = self._quick()
 
     def _token(self, cells: list[str], lineno: int) -> None:
         """Any token line: checked, mended when problems are collected."""
