@@ -147,6 +147,7 @@ class Side:
     distinct: dict         # identity -> its first mention
     dropped: Dropped = field(default_factory=Dropped)
     document: Document | None = None  # what the side was prepared from
+    plurals: bool = False  # split antecedents among the mentions
 
     @property
     def mentions(self) -> int:
@@ -222,7 +223,9 @@ def prepare(doc: Document, identity: Callable[[Mention], Hashable], keep_singlet
                 distinct[ident] = mention
             last[ident] = index
     dropped.shared_spans = len(shared)
-    return Side(entities, identities, last, shared, distinct, dropped, doc)
+    # Only a kept split antecedent makes a plural mention.
+    plurals = keep_split_antecedents and any(type(m) is PluralMention for m in distinct.values())
+    return Side(entities, identities, last, shared, distinct, dropped, doc, plurals)
 
 
 def _merge_same_plurals(entities: list[dict], dropped) -> list[dict]:
@@ -262,8 +265,7 @@ class Partition:
     @property
     def has_plurals(self) -> bool:
         """Split antecedents among the mentions (scored by :mod:`~corefud_scorer.measures.split_antecedents`)."""
-        return any(type(m) is PluralMention for side in (self.key, self.response)
-                   for entity in side.entities for m in entity)
+        return self.key.plurals or self.response.plurals
 
 
 def partition(doc_id, key: Side, response: Side, alignment: Alignment,
