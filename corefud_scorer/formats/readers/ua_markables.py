@@ -186,6 +186,26 @@ class _Builder:
         span[1] = word
         return was_open
 
+    def mentions(self, markables: dict[str, _Markable]) -> dict[str, Mention]:
+        """Each markable's mention, by MarkableID. The commonest, one part
+        on words with a one-token Min, is made here as :meth:`mention` would
+        make it; that makes the others."""
+        positions = self.word_positions
+        count = len(positions)
+        out = {}
+        for markable_id, markable in markables.items():
+            spans = markable.spans
+            if len(spans) == 1 and not markable.is_zero:
+                text = markable.attributes.get("Min")
+                if text is not None and text.isdecimal() and 1 <= int(text) <= count:
+                    start, end = spans[0]
+                    head = positions[int(text) - 1]
+                    words = (positions[start],) if start == end else tuple(positions[start:end + 1])
+                    out[markable_id] = Mention(words, head, False, (), markable.line, (head,), None)
+                    continue
+            out[markable_id] = self.mention(markable)
+        return out
+
     def mention(self, markable: _Markable) -> Mention:
         if markable.is_zero:
             position = markable.spans[0][0]
@@ -203,11 +223,6 @@ class _Builder:
                 covered.update(positions[start:end + 1])
             words = tuple(sorted(covered))
             parts = tuple((positions[start], positions[end]) for start, end in markable.spans)
-        text = markable.attributes.get("Min")
-        if text is not None and text.isdecimal() and 1 <= int(text) <= len(positions):
-            # The usual minimum span: one token (what _minimum reads it as).
-            head = positions[int(text) - 1]
-            return Mention(words, head, False, (), markable.line, (head,), parts)
         minimum = self._minimum(markable)
         head = minimum[0] if minimum else words[0]
         return Mention(words, head, False, (), markable.line, minimum, parts)
@@ -258,7 +273,7 @@ class _Builder:
     def build(self) -> Document:
         doc = self.doc
         identity = self.markables("IDENTITY")
-        mentions = {mid: self.mention(m) for mid, m in identity.items()}
+        mentions = self.mentions(identity)
         entities = self.entities(identity, mentions)
         references = self._reference_kinds()
         non_referring = [NonReferring(mentions[mid], references.get(mid, _kind(m.attributes)))
@@ -268,7 +283,7 @@ class _Builder:
         deixis = []
         if doc.cells.get("DISCOURSE_DEIXIS"):
             dd = self.markables("DISCOURSE_DEIXIS")
-            deixis = self.entities(dd, {mid: self.mention(m) for mid, m in dd.items()})
+            deixis = self.entities(dd, self.mentions(dd))
         return Document(doc.doc_id, entities, len(doc.sentences), doc.tokens, doc.first_line,
                         warnings, bridging=bridging, non_referring=non_referring,
                         discourse_deixis=deixis, empty_nodes=doc.empty_nodes)
