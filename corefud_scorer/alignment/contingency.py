@@ -16,8 +16,8 @@ gives (an id already used in an earlier document sorts first, see
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Callable, Hashable
 
 from .match import Alignment
 from ..lazy import lazy

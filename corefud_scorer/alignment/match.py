@@ -24,9 +24,9 @@ and response identities.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Hashable, Sequence
 
 from . import assignment
 from ..model import Mention, PluralMention, sentence_of

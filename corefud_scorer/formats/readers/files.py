@@ -13,8 +13,8 @@ while it is being decompressed; neither is ever held whole first."""
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from itertools import chain
-from typing import Iterator
 
 from ...errors import ScorerError
 from ...lazy import lazy

@@ -25,9 +25,9 @@ entities when the document is loaded.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Iterator
 
 from ...errors import ScorerError
 from ..problems import STOP, Problems
