@@ -12,24 +12,16 @@ numbers can differ slightly (see docs/shared-task.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 from .measures.registry import CONLL_PARTS
 
 
-@dataclass(frozen=True)
-class Preset:
+class Preset(namedtuple("Preset", "name match keep_singletons zero_match metrics corefud scorer note")):
     """One year's official settings: matching, singletons, zeros and
     metrics, with the CorefUD and scorer versions it ranked with."""
 
-    name: str
-    match: str
-    keep_singletons: bool
-    zero_match: str
-    metrics: tuple[str, ...]
-    corefud: str
-    scorer: str
-    note: str
+    __slots__ = ()
 
 
 PRESETS = {

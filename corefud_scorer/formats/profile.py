@@ -11,7 +11,7 @@ with a format's name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import namedtuple
 
 from ..errors import OptionError
 
@@ -31,9 +31,10 @@ OPTIONAL_FEATURES = {
 }
 
 
-@dataclass(frozen=True)
-class FormatProfile:
-    """One format's scoring rules.
+class FormatProfile(namedtuple("FormatProfile", "name title defaults all_metrics matching_modes features "
+                                                 "text repeated_spans why_not pairs_with",
+                                 defaults=(frozenset(), SCORER_12_TEXT, "1.2", {}, ()))):
+    """One format's scoring rules, fixed once made.
 
     ``defaults`` gives, for each option a caller leaves as None, its value
     for files of this format. ``matching_modes`` are the ``-a`` modes the
@@ -42,20 +43,12 @@ class FormatProfile:
     ``text`` names the layout of its text output (:data:`SCORER_12_TEXT`
     or :data:`UA_SCORER_TEXT`) and ``repeated_spans`` whose reading
     of a span given twice it follows (``"1.2"`` or ``"v8.01"``, the
-    reference scorer's)."""
+    reference scorer's). ``why_not`` says, by mode or feature, why the
+    format cannot honour it; ``pairs_with`` names the formats whose files
+    a file of this one is scored against (documents read alike, scored by
+    the same rules): key and response may mix them."""
 
-    name: str
-    title: str
-    defaults: dict
-    all_metrics: tuple[str, ...]
-    matching_modes: tuple[str, ...]
-    features: frozenset = field(default_factory=frozenset)
-    text: str = SCORER_12_TEXT
-    repeated_spans: str = "1.2"
-    why_not: dict = field(default_factory=dict)  # mode or feature -> why the format cannot honour it
-    # Formats whose files a file of this one is scored against (documents
-    # read alike, scored by the same rules): key and response may mix them.
-    pairs_with: tuple[str, ...] = ()
+    __slots__ = ()
 
     def supports(self, feature: str) -> bool:
         return feature in self.features

@@ -5,7 +5,7 @@ web service read without importing the resampling itself
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 from ..provenance import signature
 
@@ -19,17 +19,13 @@ MAX_BOOTSTRAP_SAMPLES = 100_000
 MAX_AR_TRIALS = 1_000_000
 
 
-@dataclass(frozen=True)
-class Resampling:
+class Resampling(namedtuple("Resampling", "confidence paired_bs paired_ar seed level",
+                             defaults=(None, None, None, DEFAULT_SEED, LEVEL))):
     """What to resample: ``confidence`` bootstrap samples for intervals, a
     paired bootstrap (``paired_bs`` samples) or approximate randomization
     (``paired_ar`` trials), with ``seed``; intervals at ``level``."""
 
-    confidence: int | None = None
-    paired_bs: int | None = None
-    paired_ar: int | None = None
-    seed: int = DEFAULT_SEED
-    level: float = LEVEL
+    __slots__ = ()
 
     @property
     def test(self) -> str | None:

@@ -10,22 +10,20 @@ environment variable sets each, for the command line, the service and
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections import namedtuple
 
 from ...errors import ScorerError
 
 MB = 2 ** 20
 
 
-@dataclass(frozen=True)
-class Limit:
-    """One bound on what is read, and how it is set and said."""
+class Limit(namedtuple("Limit", "field variable default unit stated")):
+    """One bound on what is read, and how it is set and said: ``field``,
+    the attribute of :class:`Limits`; ``variable``, the environment variable
+    that sets it; ``default``, in ``unit``, bytes per unit (MB) or 1;
+    ``stated``, how --help says it, with {} for the value."""
 
-    field: str       # the attribute of :class:`Limits`
-    variable: str    # the environment variable that sets it
-    default: int     # in ``unit``
-    unit: int        # bytes per unit (MB) or 1
-    stated: str      # how --help says it, with {} for the value
+    __slots__ = ()
 
 
 LIMITS = (
@@ -38,14 +36,10 @@ LIMITS = (
 BY_FIELD = {limit.field: limit for limit in LIMITS}
 
 
-@dataclass(frozen=True)
-class Limits:
-    """The bounds in force (:func:`limits`)."""
+class Limits(namedtuple("Limits", "line_bytes unpacked_bytes zip_members mentions_per_word")):
+    """The bounds in force (:func:`limits`), in bytes and counts."""
 
-    line_bytes: int
-    unpacked_bytes: int
-    zip_members: int
-    mentions_per_word: int
+    __slots__ = ()
 
 
 def _value(limit: Limit) -> float:

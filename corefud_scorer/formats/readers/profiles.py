@@ -5,8 +5,6 @@ importing its reader."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..profile import UA_SCORER_TEXT, FormatProfile, spans_only_refusals
 
 COREFUD = FormatProfile(
@@ -55,8 +53,8 @@ CONLL = FormatProfile(
 )
 
 _JSONLINES_NO_HEADS = "needs mention heads, and jsonlines files have none (clusters are spans only); use -a exact"
-JSONLINES = replace(
-    CONLL, name="jsonlines", title="jsonlines",
+JSONLINES = CONLL._replace(
+    name="jsonlines", title="jsonlines",
     # NP-only reads the key's parse bits, which jsonlines files do not carry.
     features=frozenset({"remove_nested"}),
     pairs_with=("conll",),
@@ -67,5 +65,5 @@ JSONLINES = replace(
 )
 
 # Scored as the CorefUD documents it is read into: the same rules.
-PLAINTEXT = replace(COREFUD, name="plaintext", title="plaintext", pairs_with=("corefud",))
+PLAINTEXT = COREFUD._replace(name="plaintext", title="plaintext", pairs_with=("corefud",))
 PROFILES = {profile.name: profile for profile in (UA, CONLL, JSONLINES, PLAINTEXT, COREFUD)}
