@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
 
 from .match import Alignment
 from ..lazy import lazy
@@ -122,32 +121,38 @@ class Contingency:
         return self.cells
 
 
-@dataclass
 class Dropped:
-    """What preparing one side's entities left out or found doubtful."""
+    """What preparing one side's entities left out or found doubtful, counted
+    as it goes."""
 
-    repeated_mentions: int = 0   # the same span twice in one entity (kept once)
-    singletons: int = 0          # entities of one mention (unless kept)
-    shared_spans: int = 0        # spans standing in more than one entity (kept in each)
-    zeros: int = 0               # zero mentions left out (unless kept)
-    merged_plurals: int = 0      # entities merged for standing for the same split antecedent
-    emptied: int = 0             # entities left without mentions once zeros were left out
+    __slots__ = ("repeated_mentions", "singletons", "shared_spans", "zeros", "merged_plurals", "emptied")
+
+    def __init__(self):
+        self.repeated_mentions = 0   # the same span twice in one entity (kept once)
+        self.singletons = 0          # entities of one mention (unless kept)
+        self.shared_spans = 0        # spans standing in more than one entity (kept in each)
+        self.zeros = 0               # zero mentions left out (unless kept)
+        self.merged_plurals = 0      # entities merged for standing for the same split antecedent
+        self.emptied = 0             # entities left without mentions once zeros were left out
 
 
-@dataclass
 class Side:
     """One side's entities, ready to be aligned: each a list of distinct
     mentions (and of their identities), and indexes from a mention identity
-    to its entities."""
+    to its entities (:func:`prepare` makes it)."""
 
-    entities: list[list[Mention]]
-    identities: list[list]  # each entity's mentions' identities
-    entity_of: dict        # identity -> entity index (the last one, as in 1.2)
-    shared: dict           # identity in more than one entity -> every entity index holding it
-    distinct: dict         # identity -> its first mention
-    dropped: Dropped = field(default_factory=Dropped)
-    document: Document | None = None  # what the side was prepared from
-    plurals: bool = False  # split antecedents among the mentions
+    __slots__ = ("entities", "identities", "entity_of", "shared", "distinct", "dropped", "document", "plurals")
+
+    def __init__(self, entities: list[list[Mention]], identities: list[list], entity_of: dict, shared: dict,
+                 distinct: dict, dropped: Dropped, document: Document | None, plurals: bool):
+        self.entities = entities
+        self.identities = identities  # each entity's mentions' identities
+        self.entity_of = entity_of    # identity -> entity index (the last one, as in 1.2)
+        self.shared = shared          # identity in more than one entity -> every entity index holding it
+        self.distinct = distinct      # identity -> its first mention
+        self.dropped = dropped
+        self.document = document      # what the side was prepared from
+        self.plurals = plurals        # split antecedents among the mentions
 
     @property
     def mentions(self) -> int:
@@ -251,16 +256,20 @@ def _merge_same_plurals(entities: list[dict], dropped) -> list[dict]:
     return merged
 
 
-@dataclass
 class Partition:
-    """A document after singleton removal and alignment: what metrics read."""
+    """A document after singleton removal and alignment: what metrics read
+    (:func:`partition` makes it)."""
 
-    doc_id: object
-    key: Side
-    response: Side
-    alignment: Alignment
-    identity: Callable[[Mention], Hashable]
-    contingency: Contingency
+    __slots__ = ("doc_id", "key", "response", "alignment", "identity", "contingency")
+
+    def __init__(self, doc_id, key: Side, response: Side, alignment: Alignment,
+                 identity: Callable[[Mention], Hashable], contingency: Contingency):
+        self.doc_id = doc_id
+        self.key = key
+        self.response = response
+        self.alignment = alignment
+        self.identity = identity
+        self.contingency = contingency
 
     @property
     def has_plurals(self) -> bool:
