@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable
 
-from . import further
+from .synchronisation import SYNC_OPTIONS
 from .statistics import Counts
 from .figures import mean_f1
 from .registry import CONLL_PARTS, CONLL_SCORE, MEASURES, from_counts, score_of
@@ -99,7 +99,7 @@ def summarize_synchronised(documents: list[DocumentResult], options: Options) ->
     if options.sync != "all":
         return {}, None
     out = {}
-    for option in further.SYNC_OPTIONS:
+    for option in SYNC_OPTIONS:
         metrics, conll = summarize([replace(d, counts=d.synchronised[option]) for d in documents],
                                    options.metric_list)
         out[option] = {"metrics": metrics, CONLL_SCORE: conll}

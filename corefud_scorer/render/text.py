@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..measures.further import SYNC_OPTIONS
+from ..measures.synchronisation import SYNC_OPTIONS
 from ..formats.profile import UA_SCORER_TEXT
 from ..formats.readers import profiles
 from ..measures.registry import CONLL_PARTS, CONLL_SCORE, FURTHER, MEASURES
