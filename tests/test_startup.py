@@ -77,26 +77,20 @@ def test_a_further_measure_imports_numpy():
     assert "numpy" in modules
 
 
-def test_help_imports_no_numpy_and_no_command_it_does_not_run():
-    modules = imported("--help")
-    assert unwanted(modules, ("numpy",) + NOT_FOR_A_PAIR) == []
+# The further measures and the empty nodes' evaluation: imported when one of them is scored.
+FURTHER = "corefud_scorer.measures.further"
+EMPTY_NODES = "corefud_scorer.measures.empty_nodes"
+SCORER_12 = ("-m", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
 
 
-def test_the_finder_finds_what_it_looks_for():
-    assert unwanted({"corefud_scorer.web.app", "corefud_scorer.weblike", "numpy._core"},
-                    ("corefud_scorer.web", "numpy")) == ["corefud_scorer.web.app", "numpy._core"]
+@pytest.mark.parametrize("fmt, flags", [("ua", ()), ("ua", ("-a", "exact") + SCORER_12), ("corefud", ()),
+                                        ("corefud", SCORER_12), ("corefud", ("--sync", "all") + SCORER_12)])
+def test_a_pair_by_the_default_or_1_2_measures_imports_no_further_measure(fmt, flags):
+    modules = imported(*PAIRS[fmt], "-s", *flags, "--output", "json")
+    assert "corefud_scorer.measures.metrics" in modules
+    assert unwanted(modules, (FURTHER, EMPTY_NODES)) == []
 
 
-def test_a_ua_pair_imports_no_other_reader():
-    # What a format means is read off formats/profile.py, not off its reader.
-    modules = imported(*PAIRS["ua"], "-s", "--output", "json")
-    others = ("corefud", "conll2012", "jsonlines", "plaintext")
-    assert unwanted(modules, [f"corefud_scorer.formats.readers.{name}" for name in others]) == []
-
-
-def test_each_reader_exports_the_profile_read_without_it():
-    from corefud_scorer.formats import readers
-
-    for fmt in readers.formats():
-        assert readers.reader(fmt).PROFILE is readers.profile(fmt), fmt
-        assert readers.profile(fmt).name == readers.reader(fmt).FORMAT == fmt
+@pytest.mark.parametrize("metric, module", [("kappa", FURTHER), ("empty-nodes", EMPTY_NODES)])
+def test_a_measure_imports_its_module_when_asked_for(metric, module):
+    assert module in imported(*PAIRS["corefud"], "-m", "muc", metric)
