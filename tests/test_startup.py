@@ -7,9 +7,11 @@ the command is done."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from importlib.util import find_spec
 
 import pytest
 
@@ -94,3 +96,33 @@ def test_a_pair_by_the_default_or_1_2_measures_imports_no_further_measure(fmt, f
 @pytest.mark.parametrize("metric, module", [("kappa", FURTHER), ("empty-nodes", EMPTY_NODES)])
 def test_a_measure_imports_its_module_when_asked_for(metric, module):
     assert module in imported(*PAIRS["corefud"], "-m", "muc", metric)
+
+
+# The modules of a UA pair that still import typing at run time (a name of
+# typing only in annotations comes under ``if TYPE_CHECKING``, the
+# abstract types from collections.abc). They may only leave this list; once
+# it is empty, a UA pair imports no typing. (A CorefUD pair does: Udapi's
+# dependencies import it.)
+STILL_IMPORT_TYPING = {"corefud_scorer.alignment.contingency", "corefud_scorer.alignment.match",
+                       "corefud_scorer.formats.readers.files", "corefud_scorer.formats.readers.ua"}
+
+
+def imports_typing_at_run_time(source: str) -> bool:
+    return any(isinstance(node, ast.ImportFrom) and node.module == "typing"
+               or isinstance(node, ast.Import) and any(a.name == "typing" for a in node.names)
+               for node in ast.parse(source).body)
+
+
+def test_a_ua_pair_imports_typing_only_through_the_modules_listed():
+    modules = imported(*PAIRS["ua"], "-s", *SCORER_12, "--output", "json")
+    ours = sorted(m for m in modules if m.startswith("corefud_scorer.")
+                  and imports_typing_at_run_time(open(find_spec(m).origin, encoding="utf-8").read()))
+    assert ours == sorted(STILL_IMPORT_TYPING)
+    assert ("typing" in modules) == bool(ours)
+
+
+def test_the_typing_finder_passes_over_what_type_checkers_alone_read():
+    assert imports_typing_at_run_time("import os\nfrom typing import Any\n")
+    assert imports_typing_at_run_time("import typing as t\n")
+    assert not imports_typing_at_run_time("TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from typing import Any\n")
+    assert not imports_typing_at_run_time("def f():\n    import typing\n")

@@ -18,9 +18,9 @@ from __future__ import annotations
 import contextlib
 import os
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import zip_longest
-from typing import Callable, Iterator
 
 from .. import memory
 from ..alignment.contingency import Partition, partition, prepare

@@ -11,7 +11,7 @@ registry's (:mod:`.registry`).
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from .synchronisation import SYNC_OPTIONS, markable_identification, synchronise
 from ..alignment.contingency import Partition

@@ -12,14 +12,18 @@ when one of them is first computed, not by every command that reads the table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
 
 from . import mentions, metrics
 from .figures import PLAIN, blanc, bridging, columns, prf, row, undefined_when_empty
 from .statistics import BlancCounts, BridgingCounts, Counts
 from .scores import CONLL_PARTS, CONLL_SCORE, MetricScore, from_counts  # noqa: F401  (re-exported)
 from ..lazy import lazy, later
+
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
+if TYPE_CHECKING:
+    from typing import Any
 
 further = lazy(f"{__package__}.further")
 empty_nodes = lazy(f"{__package__}.empty_nodes")

@@ -3,8 +3,8 @@ per metric, and the CoNLL score."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterable
 
 from .synchronisation import SYNC_OPTIONS
 from .statistics import Counts
@@ -12,6 +12,7 @@ from .figures import mean_f1
 from .registry import CONLL_PARTS, CONLL_SCORE, MEASURES, from_counts, score_of
 from .scores import MetricScore
 
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
 if TYPE_CHECKING:
     from ..results import DocumentResult, Options
 
