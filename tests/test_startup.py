@@ -18,14 +18,16 @@ import pytest
 from conftest import FIXTURES
 
 RUN = """
-import contextlib, io, json, sys
+import contextlib, io, sys
 from corefud_scorer.cli import main
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
     try:
         code = main(sys.argv[1:])
     except SystemExit as end:
         code = end.code
-print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+modules = sorted(sys.modules)
+import json  # once the modules are read: the command may import it or not
+print(json.dumps({"code": code, "modules": modules}))
 """
 # What neither a single pair nor --help has any use for.
 NOT_FOR_A_PAIR = ("corefud_scorer.web", "corefud_scorer.render.plot", "corefud_scorer.jobs.significance",
@@ -73,6 +75,13 @@ PLAIN = ("-m", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mor", "zero", "
 def test_a_single_pair_scored_by_plain_measures_imports_no_numpy(fmt, flags):
     modules = imported(*PAIRS[fmt], *flags)
     assert "corefud_scorer.measures.metrics" in modules and unwanted(modules, ("numpy",)) == []
+
+
+@pytest.mark.parametrize("fmt", ["ua", "conll"])
+def test_a_pair_printed_as_text_imports_no_json(fmt):
+    # (A CorefUD pair does: telling its format from the others reads the jsonlines reader.)
+    modules = imported(*PAIRS[fmt], "-s")
+    assert "corefud_scorer.render.text" in modules and unwanted(modules, ("json",)) == []
 
 
 def test_a_further_measure_imports_numpy():
