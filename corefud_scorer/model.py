@@ -222,25 +222,6 @@ class SourceDocument:
         raise NotImplementedError
 
 
-@dataclass
-class LoadedDocument(SourceDocument):
-    """A document built in memory (by the API's caller or a reader that
-    parses while it validates): ``load()`` returns it as it is."""
-
-    document: Document | None = None
-
-    @classmethod
-    def of(cls, document: Document, index: int, path: str = "<memory>") -> "LoadedDocument":
-        return cls(path, index, document.doc_id, document.doc_id, [], "document", document)
-
-    @property
-    def tokens(self) -> int:
-        return self.document.tokens if not self.sentences else super().tokens
-
-    def load(self, problems=None) -> Document:
-        return self.document
-
-
 class PluralMention(Mention):
     """A split antecedent as scored: the plural entity's extra mention that
     stands for the set of entities the plural is made of. Two are the same

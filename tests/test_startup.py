@@ -34,7 +34,8 @@ NOT_FOR_A_PAIR = ("corefud_scorer.web", "corefud_scorer.render.plot", "corefud_s
                   "corefud_scorer.jobs.stacked", "corefud_scorer.jobs.comparison", "corefud_scorer.jobs.leaderboard",
                   "corefud_scorer.render.leaderboard", "corefud_scorer.jobs.codalab", "corefud_scorer.render.codalab",
                   "corefud_scorer.jobs.bench", "corefud_scorer.jobs.error_analysis", "corefud_scorer.jobs.convert",
-                  "corefud_scorer.jobs.validation", "corefud_scorer.formats.problem_kinds", "corefud_scorer.cli.serve",
+                  "corefud_scorer.jobs.validation", "corefud_scorer.formats.problem_kinds", "corefud_scorer.jobs.in_memory",
+                  "corefud_scorer.cli.serve",
                   "matplotlib", "fastapi",
                   "multiprocessing", "concurrent.futures")
 # The other commands' modules and what they alone use (--help reads each command's line off its module).

@@ -248,23 +248,6 @@ def documents_against_key(key_docs: Iterator[SourceDocument], response_docs: lis
         yield key, responses
 
 
-def in_memory(key: list[Document], response: list[Document]) -> KeyedStream:
-    """Documents built in memory, paired by position; their number and ids
-    must agree."""
-    from ..model import LoadedDocument
-
-    if len(key) != len(response):
-        raise ScorerError(f"{len(key)} key documents but {len(response)} response documents")
-
-    def pairs():
-        for index, (key_doc, response_doc) in enumerate(zip(key, response)):
-            if key_doc.doc_id != response_doc.doc_id:
-                raise ScorerError(f"document ids differ: {key_doc.doc_id!r} vs {response_doc.doc_id!r}")
-            yield LoadedDocument.of(key_doc, index), [LoadedDocument.of(response_doc, index)]
-
-    return KeyedStream("<memory>", ["<memory>"], pairs())
-
-
 # --- the pool ---
 
 # The work on one key document: (key, [responses], settings) -> per setting,
