@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 from importlib.util import find_spec
+from pathlib import Path
 
 import pytest
 
@@ -109,11 +110,11 @@ def test_a_measure_imports_its_module_when_asked_for(metric, module):
     assert module in imported(*PAIRS["corefud"], "-m", "muc", metric)
 
 
-# The modules of a UA pair that still import typing at run time (a name of
-# typing only in annotations comes under ``if TYPE_CHECKING``, the
-# abstract types from collections.abc). They may only leave this list; once
-# it is empty, a UA pair imports no typing. (A CorefUD pair does: Udapi's
-# dependencies import it.)
+# The modules of the package that still import typing at run time, all four
+# on a UA pair's path (elsewhere a name of typing used only in annotations
+# comes under ``if TYPE_CHECKING``, the abstract types from collections.abc).
+# They may only leave this list; once it is empty, a UA pair imports no
+# typing. (A CorefUD pair does: Udapi's dependencies import it.)
 STILL_IMPORT_TYPING = {"corefud_scorer.alignment.contingency", "corefud_scorer.alignment.match",
                        "corefud_scorer.formats.readers.files", "corefud_scorer.formats.readers.ua"}
 
@@ -130,6 +131,13 @@ def test_a_ua_pair_imports_typing_only_through_the_modules_listed():
                   and imports_typing_at_run_time(open(find_spec(m).origin, encoding="utf-8").read()))
     assert ours == sorted(STILL_IMPORT_TYPING)
     assert ("typing" in modules) == bool(ours)
+
+
+def test_no_other_module_of_the_package_imports_typing_at_run_time():
+    package = find_spec("corefud_scorer").submodule_search_locations[0]
+    found = {".".join(("corefud_scorer", *path.relative_to(package).with_suffix("").parts))
+             for path in Path(package).rglob("*.py") if imports_typing_at_run_time(path.read_text(encoding="utf-8"))}
+    assert found == STILL_IMPORT_TYPING
 
 
 def test_the_typing_finder_passes_over_what_type_checkers_alone_read():
