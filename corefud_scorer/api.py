@@ -12,7 +12,8 @@ import io
 from .model import Document
 from .results import ALL_METRICS, CONLL_PARTS, METRIC_NAMES, DocumentResult, MetricScore, Options, Result
 from .jobs.options import for_format
-from .jobs.pipeline import in_memory, result_of, score_files, score_keyed
+from .jobs.in_memory import in_memory
+from .jobs.pipeline import result_of, score_files, score_keyed
 from .provenance import option_settings
 
 __all__ = ["ALL_METRICS", "CONLL_PARTS", "METRIC_NAMES", "DocumentResult", "MetricScore", "Options",

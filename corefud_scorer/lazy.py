@@ -22,3 +22,18 @@ class lazy:  # noqa: N801  (stands where ``import numpy as np`` stood)
 
     def __repr__(self) -> str:
         return f"<{self._lazy_name}, imported at its first use>"
+
+
+class later:  # noqa: N801  (stands where the function stood)
+    """Stands for a function or class of a :class:`lazy` module until it is
+    called: the module is imported then, so that a table naming functions of
+    many modules (the measures' registry) imports only those it calls."""
+
+    def __init__(self, module: lazy, name: str):
+        self._module, self._name = module, name
+
+    def __call__(self, *args, **kwargs):
+        return getattr(self._module, self._name)(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<{self._name} of {self._module!r}>"

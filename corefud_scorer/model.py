@@ -13,8 +13,12 @@ that builds the :class:`Document` to score, in a worker process if need be.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal, NamedTuple
+
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
+if TYPE_CHECKING:
+    from typing import Literal
 
 SENTENCE_STRIDE = 10**9
 ORD_SCALE = 1000
@@ -132,28 +136,17 @@ def breakdown(counts) -> str:
     return ", ".join(f"{n} {name}" for name, n in counts.items() if n)
 
 
-class EmptyNode(NamedTuple):
-    """An empty node as the CRAC empty-node evaluation compares it: its
+# Plain named tuples (typing.NamedTuple would import typing for two classes).
+# sentence and word_order are ints, the columns strings as written.
+EmptyNode = namedtuple("EmptyNode", ("sentence", "word_order", "form", "lemma", "upos", "xpos", "feats", "deps"))
+EmptyNode.__doc__ = """An empty node as the CRAC empty-node evaluation compares it: its
     sentence (0-based in the document), the word it follows (``N`` of
     ``N.M``), and its FORM, LEMMA, UPOS, XPOS, FEATS and DEPS as written."""
 
-    sentence: int
-    word_order: int
-    form: str
-    lemma: str
-    upos: str
-    xpos: str
-    feats: str
-    deps: str
-
-
-class Word(NamedTuple):
-    """A word (or empty node) as error analysis shows and classifies it:
+# form a string, upos and feats strings or None.
+Word = namedtuple("Word", ("form", "upos", "feats"), defaults=(None, None))
+Word.__doc__ = """A word (or empty node) as error analysis shows and classifies it:
     its form, its part of speech (UPOS, or the format's tag) and features."""
-
-    form: str
-    upos: str | None = None
-    feats: str | None = None
 
 
 @dataclass
@@ -197,7 +190,9 @@ class SourceDocument:
     sentences: list[Sentence] = field(default_factory=list)
     entity_scope: Literal["file", "document"] = "file"
     # What the alignment check noticed without refusing: (kind, first place, count).
-    check_notes: ClassVar[tuple | list] = ()
+    # A class attribute, not a field, so not annotated: a dataclass knows a
+    # ClassVar written as a string only once typing is imported.
+    check_notes = ()
 
     @property
     def first_line(self) -> int | None:
@@ -225,25 +220,6 @@ class SourceDocument:
         """The document to score; what its parse refuses goes to ``problems``
         (a :class:`~corefud_scorer.formats.problems.Problems`, raising by default)."""
         raise NotImplementedError
-
-
-@dataclass
-class LoadedDocument(SourceDocument):
-    """A document built in memory (by the API's caller or a reader that
-    parses while it validates): ``load()`` returns it as it is."""
-
-    document: Document | None = None
-
-    @classmethod
-    def of(cls, document: Document, index: int, path: str = "<memory>") -> "LoadedDocument":
-        return cls(path, index, document.doc_id, document.doc_id, [], "document", document)
-
-    @property
-    def tokens(self) -> int:
-        return self.document.tokens if not self.sentences else super().tokens
-
-    def load(self, problems=None) -> Document:
-        return self.document
 
 
 class PluralMention(Mention):

@@ -7,10 +7,10 @@ import hashlib
 import os
 
 from . import __version__
-from typing import TYPE_CHECKING
 
 from .formats.readers import DEFAULT_FORMAT, profile, profiles
 
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
 if TYPE_CHECKING:
     from .results import Options
 

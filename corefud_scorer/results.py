@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .measures import further
+from .measures.synchronisation import SYNC_OPTIONS
 from .presets import PRESETS
 from .formats import readers
 from .measures.metrics import BlancCounts, BridgingCounts, Counts  # noqa: F401  (re-exported)
@@ -19,7 +19,7 @@ ALL_METRICS = readers.profile(readers.DEFAULT_FORMAT).all_metrics
 # measures of :mod:`.measures` (and what a format's ``all`` adds: every_metric).
 EVERY_METRICS = ALL_METRICS + ("mention",) + FURTHER
 METRIC_NAMES = EVERY_METRICS + OF_LAYERS
-SYNC_CHOICES = further.SYNC_OPTIONS + ("all",)
+SYNC_CHOICES = SYNC_OPTIONS + ("all",)
 GROUPS = {"all": ALL_METRICS, "every": EVERY_METRICS, CONLL_SCORE: CONLL_PARTS}
 
 

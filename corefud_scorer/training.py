@@ -26,11 +26,12 @@ they are checked against the clusters, and may be left out.
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
 
 from .measures.figures import mean_f1
 from .measures.scores import CONLL_PARTS
 
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
 if TYPE_CHECKING:
     from .v801.chains import Chains
     from .measures.scores import MetricScore

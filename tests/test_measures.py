@@ -15,7 +15,8 @@ from sklearn.metrics import homogeneity_completeness_v_measure
 from corefud_scorer.measures import further
 from corefud_scorer.measures.further import (
     alpha, alpha_value, b_cubed_all, b_cubed_entity, b_cubed_sys, ceaf_sys, contingency_of, core_de, entropy,
-    entropy_score, kappa, kappa_value, markable_identification, pairwise, synchronise)
+    entropy_score, kappa, kappa_value, pairwise)
+from corefud_scorer.measures.synchronisation import SYNC_OPTIONS, markable_identification, synchronise
 from corefud_scorer.measures.document import contingency_counts
 from corefud_scorer.measures.registry import FURTHER as MEASURE_NAMES, MEASURES
 from corefud_scorer.measures.metrics import b_cubed, blanc_non_coreference, ceafm, muc
@@ -361,7 +362,7 @@ def merged(corpus):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.tuples(documents(), st.sampled_from(further.SYNC_OPTIONS)))
+@given(st.tuples(documents(), st.sampled_from(SYNC_OPTIONS)))
 def test_synchronise_rebuilds_the_literal_partitions(case):
     (key, response), option = case
     expected = contingency_of(*literal_sync(key, response, option))
@@ -456,7 +457,7 @@ def test_relations_between_measures(document):
     core, links = core_de(union), muc(union)
     assert core.recall_num <= links.recall_num and core.precision_num <= links.precision_num
     # On one mention set nothing is twinless: the adjusted B-cubed is B-cubed.
-    for option in further.SYNC_OPTIONS:
+    for option in SYNC_OPTIONS:
         synced = synchronise(c, option)
         assert astuple(b_cubed_sys(synced)) == pytest.approx(astuple(b_cubed(synced)), abs=1e-12)
         assert astuple(b_cubed_all(synced)) == pytest.approx(astuple(b_cubed(synced)), abs=1e-12)

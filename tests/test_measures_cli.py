@@ -14,7 +14,7 @@ from corefud_scorer import Options, score
 from corefud_scorer.results import ALL_METRICS, EVERY_METRICS
 from corefud_scorer.errors import OptionError
 from corefud_scorer.jobs.options import for_format
-from corefud_scorer.measures.further import SYNC_OPTIONS
+from corefud_scorer.measures.synchronisation import SYNC_OPTIONS
 from corefud_scorer.measures.registry import FURTHER as MEASURE_NAMES
 from corefud_scorer.measures.metrics import Counts
 from conftest import FIXTURES, ROOT, conllu, run_cli

@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 from corefud_scorer.alignment import assignment
 from corefud_scorer.alignment.contingency import Cells, Contingency, partition, prepare
 from corefud_scorer.alignment.match import align, identity_function
-from corefud_scorer.measures import further, metrics
+from corefud_scorer.measures import metrics, synchronisation
 from corefud_scorer.measures.statistics import array_sum, ordered_sum
 from corefud_scorer.model import Document, Entity, Mention
 
@@ -197,12 +197,12 @@ def test_plain_metrics_give_the_numpy_formulas_figures_to_the_bit(seed):
     assert_same_bits(c, as_lists(c))
 
 
-@pytest.mark.parametrize("option", further.SYNC_OPTIONS)
+@pytest.mark.parametrize("option", synchronisation.SYNC_OPTIONS)
 def test_the_same_on_synchronised_contingencies(option):
     for seed in range(40):
         c = contingency(seed)
         if c.recall_cells.square_list is None:
-            synchronised = further.synchronise(c, option)
+            synchronised = synchronisation.synchronise(c, option)
             assert_same_bits(synchronised, as_lists(synchronised))
 
 

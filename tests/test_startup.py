@@ -7,30 +7,37 @@ the command is done."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from importlib.util import find_spec
+from pathlib import Path
 
 import pytest
 
 from conftest import FIXTURES
 
 RUN = """
-import contextlib, io, json, sys
+import contextlib, io, sys
 from corefud_scorer.cli import main
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
     try:
         code = main(sys.argv[1:])
     except SystemExit as end:
         code = end.code
-print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+modules = sorted(sys.modules)
+import json  # once the modules are read: the command may import it or not
+print(json.dumps({"code": code, "modules": modules}))
 """
 # What neither a single pair nor --help has any use for.
 NOT_FOR_A_PAIR = ("corefud_scorer.web", "corefud_scorer.render.plot", "corefud_scorer.jobs.significance",
                   "corefud_scorer.jobs.stacked", "corefud_scorer.jobs.comparison", "corefud_scorer.jobs.leaderboard",
                   "corefud_scorer.render.leaderboard", "corefud_scorer.jobs.codalab", "corefud_scorer.render.codalab",
                   "corefud_scorer.jobs.bench", "corefud_scorer.jobs.error_analysis", "corefud_scorer.jobs.convert",
-                  "corefud_scorer.jobs.validation", "corefud_scorer.cli.serve", "matplotlib", "fastapi",
+                  "corefud_scorer.jobs.validation", "corefud_scorer.formats.problem_kinds", "corefud_scorer.jobs.in_memory",
+                  "corefud_scorer.cli.serve",
+                  "matplotlib", "fastapi",
                   "multiprocessing", "concurrent.futures")
 # The other commands' modules and what they alone use (--help reads each command's line off its module).
 OTHER_COMMANDS = ("corefud_scorer.cli.bench", "corefud_scorer.cli.codalab", "corefud_scorer.cli.convert",
@@ -72,31 +79,69 @@ def test_a_single_pair_scored_by_plain_measures_imports_no_numpy(fmt, flags):
     assert "corefud_scorer.measures.metrics" in modules and unwanted(modules, ("numpy",)) == []
 
 
+@pytest.mark.parametrize("fmt", ["ua", "conll"])
+def test_a_pair_printed_as_text_imports_no_json(fmt):
+    # (A CorefUD pair does: telling its format from the others reads the jsonlines reader.)
+    modules = imported(*PAIRS[fmt], "-s")
+    assert "corefud_scorer.render.text" in modules and unwanted(modules, ("json",)) == []
+
+
 def test_a_further_measure_imports_numpy():
     modules = imported(*PAIRS["corefud"], "-m", "muc", "alpha")
     assert "numpy" in modules
 
 
-def test_help_imports_no_numpy_and_no_command_it_does_not_run():
-    modules = imported("--help")
-    assert unwanted(modules, ("numpy",) + NOT_FOR_A_PAIR) == []
+# The further measures and the empty nodes' evaluation: imported when one of them is scored.
+FURTHER = "corefud_scorer.measures.further"
+EMPTY_NODES = "corefud_scorer.measures.empty_nodes"
+SCORER_12 = ("-m", "muc", "bcub", "ceafe", "ceafm", "blanc", "lea")
 
 
-def test_the_finder_finds_what_it_looks_for():
-    assert unwanted({"corefud_scorer.web.app", "corefud_scorer.weblike", "numpy._core"},
-                    ("corefud_scorer.web", "numpy")) == ["corefud_scorer.web.app", "numpy._core"]
+@pytest.mark.parametrize("fmt, flags", [("ua", ()), ("ua", ("-a", "exact") + SCORER_12), ("corefud", ()),
+                                        ("corefud", SCORER_12), ("corefud", ("--sync", "all") + SCORER_12)])
+def test_a_pair_by_the_default_or_1_2_measures_imports_no_further_measure(fmt, flags):
+    modules = imported(*PAIRS[fmt], "-s", *flags, "--output", "json")
+    assert "corefud_scorer.measures.metrics" in modules
+    assert unwanted(modules, (FURTHER, EMPTY_NODES)) == []
 
 
-def test_a_ua_pair_imports_no_other_reader():
-    # What a format means is read off formats/profile.py, not off its reader.
-    modules = imported(*PAIRS["ua"], "-s", "--output", "json")
-    others = ("corefud", "conll2012", "jsonlines", "plaintext")
-    assert unwanted(modules, [f"corefud_scorer.formats.readers.{name}" for name in others]) == []
+@pytest.mark.parametrize("metric, module", [("kappa", FURTHER), ("empty-nodes", EMPTY_NODES)])
+def test_a_measure_imports_its_module_when_asked_for(metric, module):
+    assert module in imported(*PAIRS["corefud"], "-m", "muc", metric)
 
 
-def test_each_reader_exports_the_profile_read_without_it():
-    from corefud_scorer.formats import readers
+# The modules of the package that still import typing at run time, all four
+# on a UA pair's path (elsewhere a name of typing used only in annotations
+# comes under ``if TYPE_CHECKING``, the abstract types from collections.abc).
+# They may only leave this list; once it is empty, a UA pair imports no
+# typing. (A CorefUD pair does: Udapi's dependencies import it.)
+STILL_IMPORT_TYPING = {"corefud_scorer.alignment.contingency", "corefud_scorer.alignment.match",
+                       "corefud_scorer.formats.readers.files", "corefud_scorer.formats.readers.ua"}
 
-    for fmt in readers.formats():
-        assert readers.reader(fmt).PROFILE is readers.profile(fmt), fmt
-        assert readers.profile(fmt).name == readers.reader(fmt).FORMAT == fmt
+
+def imports_typing_at_run_time(source: str) -> bool:
+    return any(isinstance(node, ast.ImportFrom) and node.module == "typing"
+               or isinstance(node, ast.Import) and any(a.name == "typing" for a in node.names)
+               for node in ast.parse(source).body)
+
+
+def test_a_ua_pair_imports_typing_only_through_the_modules_listed():
+    modules = imported(*PAIRS["ua"], "-s", *SCORER_12, "--output", "json")
+    ours = sorted(m for m in modules if m.startswith("corefud_scorer.")
+                  and imports_typing_at_run_time(open(find_spec(m).origin, encoding="utf-8").read()))
+    assert ours == sorted(STILL_IMPORT_TYPING)
+    assert ("typing" in modules) == bool(ours)
+
+
+def test_no_other_module_of_the_package_imports_typing_at_run_time():
+    package = find_spec("corefud_scorer").submodule_search_locations[0]
+    found = {".".join(("corefud_scorer", *path.relative_to(package).with_suffix("").parts))
+             for path in Path(package).rglob("*.py") if imports_typing_at_run_time(path.read_text(encoding="utf-8"))}
+    assert found == STILL_IMPORT_TYPING
+
+
+def test_the_typing_finder_passes_over_what_type_checkers_alone_read():
+    assert imports_typing_at_run_time("import os\nfrom typing import Any\n")
+    assert imports_typing_at_run_time("import typing as t\n")
+    assert not imports_typing_at_run_time("TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from typing import Any\n")
+    assert not imports_typing_at_run_time("def f():\n    import typing\n")

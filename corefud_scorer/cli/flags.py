@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
@@ -20,6 +19,7 @@ from ..results import GROUPS, METRIC_NAMES, SYNC_CHOICES, Options
 
 from .usage import Parser
 
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
 if TYPE_CHECKING:
     from ..jobs.confined import Budget  # imported by the commands that confine their work
 

@@ -8,8 +8,6 @@ from collections.abc import Mapping
 from .. import memory
 from ..jobs.job import Job, JobResult
 from ..presets import describe
-from ..render.json_report import render_scores
-from ..render.tables import document_rows
 
 from .flags import build_parser, options_from, resampling_from
 from .names import distinct, names_from
@@ -37,6 +35,9 @@ def pair_main(argv: list[str], stdout, stderr, commands: Mapping[str, str] | Non
         return _systems_output(job, outcome, args, stdout)
     result = outcome.results[0][0]
     if args.output == "json":
+        # The renderers are imported by the output that uses them: text needs no json.
+        from ..render.json_report import render_scores
+
         stdout.write(render_scores(names, [result], outcome.options, resampling, args.per_doc,
                                    args.shared_task, outcome.errors))
         return 0
@@ -49,6 +50,8 @@ def pair_main(argv: list[str], stdout, stderr, commands: Mapping[str, str] | Non
     if args.shared_task:
         text = describe(args.shared_task) + "\n" + text
     if args.per_doc:
+        from ..render.tables import document_rows
+
         text += "\n" + _per_document_table(document_rows(result), args.width)
     if outcome.errors is not None:
         from ..render.error_analysis import render_errors_text
@@ -65,6 +68,8 @@ def _systems_output(job: Job, outcome: JobResult, args, stdout) -> int:
 
     results = [per_system[0] for per_system in outcome.results]
     if args.output == "json":
+        from ..render.json_report import render_scores
+
         stdout.write(render_scores(job.names, results, outcome.options, job.resampling, args.per_doc,
                                    args.shared_task, systems=outcome.systems))
         return 0
@@ -76,6 +81,8 @@ def _systems_output(job: Job, outcome: JobResult, args, stdout) -> int:
     if args.shared_task:
         text = describe(args.shared_task) + "\n" + text
     if args.per_doc:
+        from ..render.tables import document_rows
+
         rows = [{"system": name, **row} for name, result in zip(job.names, results) for row in document_rows(result)]
         text += "\n" + _per_document_table(rows, args.width)
     stdout.write(text)

@@ -25,7 +25,7 @@ twice, as the UA reader counts them.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import ScorerError
 

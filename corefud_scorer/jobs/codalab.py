@@ -23,8 +23,8 @@ from __future__ import annotations
 import os
 import tempfile
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from .bench import Dataset, benchmark_settings, dataset_name
 from .confined import DATASET_BUDGET, Budget, Overrun, run

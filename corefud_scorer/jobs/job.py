@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ..errors import ScorerError
 from ..formats.inputs import STDIN
@@ -24,6 +23,7 @@ from .options import OptionConflict, Resolved, check_compared, check_tests, reso
 from .pipeline import score_files
 from .resampling import Resampling, signature_of
 
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
 if TYPE_CHECKING:
     from .bench import Benchmark, Dataset
     from .comparison import Systems

@@ -19,8 +19,8 @@ cluster; a significant difference opens the next cluster.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Sequence
 
 from . import significance
 from .bench import Benchmark, Dataset, benchmark_settings

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections import deque
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from ..interrupts import ignore_in_worker
 

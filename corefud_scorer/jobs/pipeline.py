@@ -18,9 +18,9 @@ from __future__ import annotations
 import contextlib
 import os
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import zip_longest
-from typing import Callable, Iterator
 
 from .. import memory
 from ..alignment.contingency import Partition, partition, prepare
@@ -246,23 +246,6 @@ def documents_against_key(key_docs: Iterator[SourceDocument], response_docs: lis
         for response in responses:
             response.drop_forms()
         yield key, responses
-
-
-def in_memory(key: list[Document], response: list[Document]) -> KeyedStream:
-    """Documents built in memory, paired by position; their number and ids
-    must agree."""
-    from ..model import LoadedDocument
-
-    if len(key) != len(response):
-        raise ScorerError(f"{len(key)} key documents but {len(response)} response documents")
-
-    def pairs():
-        for index, (key_doc, response_doc) in enumerate(zip(key, response)):
-            if key_doc.doc_id != response_doc.doc_id:
-                raise ScorerError(f"document ids differ: {key_doc.doc_id!r} vs {response_doc.doc_id!r}")
-            yield LoadedDocument.of(key_doc, index), [LoadedDocument.of(response_doc, index)]
-
-    return KeyedStream("<memory>", ["<memory>"], pairs())
 
 
 # --- the pool ---

@@ -11,8 +11,8 @@ the function that gives the reported score on one plain row.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

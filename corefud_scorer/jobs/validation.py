@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..errors import ScorerError
-from ..formats.problems import ERROR, WARNING, Problem, Problems
+from ..formats.problem_kinds import ERROR, WARNING, Problem
+from ..formats.problems import Problems
 from ..formats.readers import read_documents, resolve_format
 from ..formats.same_text import aligned, check_documents, following
 from ..model import breakdown

@@ -11,9 +11,9 @@ registry's (:mod:`.registry`).
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
-from . import further
+from .synchronisation import SYNC_OPTIONS, markable_identification, synchronise
 from ..alignment.contingency import Partition
 from .registry import AS_IS, MEASURES, ONE_MENTION_SET, WEIGHTED
 from ..results import DocumentResult, Options
@@ -22,18 +22,18 @@ from ..results import DocumentResult, Options
 def contingency_counts(contingency, metrics: Iterable[str], sync: str | None = None) -> dict:
     """The statistics of the measures that read a contingency, every
     format's one path. With ``sync`` they read it rebuilt over that
-    synchronisation's mention set (:func:`further.synchronise`); without,
+    synchronisation's mention set (:func:`.synchronisation.synchronise`); without,
     the measures that need one mention set read the union of key and
     response mentions."""
     if sync is not None:
-        contingency = further.synchronise(contingency, sync)
+        contingency = synchronise(contingency, sync)
     one_set = None
     out = {}
     for name in metrics:
         entry = MEASURES[name]
         if entry.reads == ONE_MENTION_SET:
             if one_set is None:
-                one_set = contingency if sync is not None else further.synchronise(contingency, "union")
+                one_set = contingency if sync is not None else synchronise(contingency, "union")
             out[name] = entry.compute(one_set)
         else:
             out[name] = entry.compute(contingency)
@@ -86,8 +86,8 @@ def document_result(doc_id, counts, contingency: Callable[[], object], options: 
         synchronised = [n for n in options.metric_list if of_contingency(n)]
         unchanged = {n: v for n, v in result.counts.items() if not of_contingency(n)}
         result.synchronised = {option: {**counts(synchronised, option), **unchanged}
-                               for option in further.SYNC_OPTIONS}
-        result.markables = further.markable_identification(contingency())
+                               for option in SYNC_OPTIONS}
+        result.markables = markable_identification(contingency())
     return result
 
 

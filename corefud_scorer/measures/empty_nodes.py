@@ -22,8 +22,8 @@ node is only ever compared within its sentence.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
-from typing import Iterable
 
 from .statistics import Counts
 

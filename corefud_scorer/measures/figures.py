@@ -18,10 +18,14 @@ equal to the data gives the reported figures bit for bit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
-from typing import Any, Callable
 
 from .statistics import f1, ratio
+
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class _Plain:

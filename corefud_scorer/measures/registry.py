@@ -5,18 +5,28 @@ for it, and what it does with split antecedents.
 
 A new measure is one pure function (in :mod:`.metrics` or :mod:`~corefud_scorer.measures.further`)
 and one entry here; scoring, summing, resampling, the option checks and the
-report read this table.
+report read this table. The further measures and the empty nodes' are named
+here through :func:`~corefud_scorer.lazy.later`: their modules are imported
+when one of them is first computed, not by every command that reads the table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
 
-from . import empty_nodes, further, mentions, metrics
+from . import mentions, metrics
 from .figures import PLAIN, blanc, bridging, columns, prf, row, undefined_when_empty
 from .statistics import BlancCounts, BridgingCounts, Counts
 from .scores import CONLL_PARTS, CONLL_SCORE, MetricScore, from_counts  # noqa: F401  (re-exported)
+from ..lazy import lazy, later
+
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
+if TYPE_CHECKING:
+    from typing import Any
+
+further = lazy(f"{__package__}.further")
+empty_nodes = lazy(f"{__package__}.empty_nodes")
 
 # What a measure reads, per document.
 CONTINGENCY = "contingency"          # the key x response contingency (follows --sync)
@@ -122,23 +132,24 @@ MEASURES = _entries(
     Measure("zero", MENTIONS, mentions.zero_anaphors, figures=undefined_when_empty,
             no_value="no zero anaphor in the key or the response"),
     Measure("mention", MENTIONS, mentions.mention_identification),
-    Measure("bcub-entity", CONTINGENCY, further.b_cubed_entity, further=True),
-    Measure("pairwise", CONTINGENCY, further.pairwise, further=True),
-    Measure("bcub-sys", CONTINGENCY, further.b_cubed_sys, further=True),
-    Measure("ceaf-sys", CONTINGENCY, further.ceaf_sys, further=True),
-    Measure("bcub-all", CONTINGENCY, further.b_cubed_all, further=True),
-    Measure("alpha", ONE_MENTION_SET, further.alpha, further.AlphaCounts, resampled=False,
-            further=True, value=further.alpha_value),
-    Measure("kappa", ONE_MENTION_SET, further.kappa, further.KappaCounts, resampled=False,
-            further=True, value=further.kappa_value),
-    Measure("entropy", ONE_MENTION_SET, further.entropy, further.EntropyCounts, entropy_figures,
+    Measure("bcub-entity", CONTINGENCY, later(further, "b_cubed_entity"), further=True),
+    Measure("pairwise", CONTINGENCY, later(further, "pairwise"), further=True),
+    Measure("bcub-sys", CONTINGENCY, later(further, "b_cubed_sys"), further=True),
+    Measure("ceaf-sys", CONTINGENCY, later(further, "ceaf_sys"), further=True),
+    Measure("bcub-all", CONTINGENCY, later(further, "b_cubed_all"), further=True),
+    Measure("alpha", ONE_MENTION_SET, later(further, "alpha"), later(further, "AlphaCounts"), resampled=False,
+            further=True, value=later(further, "alpha_value")),
+    Measure("kappa", ONE_MENTION_SET, later(further, "kappa"), later(further, "KappaCounts"), resampled=False,
+            further=True, value=later(further, "kappa_value")),
+    Measure("entropy", ONE_MENTION_SET, later(further, "entropy"), later(further, "EntropyCounts"), entropy_figures,
             further=True, extra=_variation_of_information),
-    Measure("core-de", ONE_MENTION_SET, further.core_de, further=True),
+    Measure("core-de", ONE_MENTION_SET, later(further, "core_de"), further=True),
     Measure("non-referring", LAYERS, mentions.non_referring, figures=undefined_when_empty,
             no_value="no non-referring markable in the key or the response"),
     Measure("bridging", LAYERS, mentions.bridging, BridgingCounts, bridging,
             no_value="no bridging anaphor in the key or the response"),
-    Measure("empty-nodes", LAYERS, empty_nodes.empty_nodes, empty_nodes.EmptyNodeCounts, empty_nodes_figures,
+    Measure("empty-nodes", LAYERS, later(empty_nodes, "empty_nodes"), later(empty_nodes, "EmptyNodeCounts"),
+            empty_nodes_figures,
             no_value="no empty node in the key or the response"),
 )
 

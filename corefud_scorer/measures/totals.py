@@ -3,15 +3,16 @@ per metric, and the CoNLL score."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterable
 
-from . import further
+from .synchronisation import SYNC_OPTIONS
 from .statistics import Counts
 from .figures import mean_f1
 from .registry import CONLL_PARTS, CONLL_SCORE, MEASURES, from_counts, score_of
 from .scores import MetricScore
 
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
 if TYPE_CHECKING:
     from ..results import DocumentResult, Options
 
@@ -99,7 +100,7 @@ def summarize_synchronised(documents: list[DocumentResult], options: Options) ->
     if options.sync != "all":
         return {}, None
     out = {}
-    for option in further.SYNC_OPTIONS:
+    for option in SYNC_OPTIONS:
         metrics, conll = summarize([replace(d, counts=d.synchronised[option]) for d in documents],
                                    options.metric_list)
         out[option] = {"metrics": metrics, CONLL_SCORE: conll}

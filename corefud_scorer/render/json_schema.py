@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
-from typing import TYPE_CHECKING
 
 from ..measures.registry import CONLL_PARTS, CONLL_SCORE, FURTHER, MEASURES
 from ..provenance import option_settings
 from ..measures.totals import conll_score
 
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
 if TYPE_CHECKING:
     from ..results import DocumentResult, MetricScore, Result
 SCHEMA_VERSION = 1

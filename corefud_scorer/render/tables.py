@@ -3,12 +3,11 @@ averages) for text, Markdown and CSV tables and DataFrames."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..measures.registry import MEASURES
 from ..measures.totals import conll_score
 from .json_schema import size_json
 
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
 if TYPE_CHECKING:
     from ..jobs.bench import Benchmark
     from ..results import Result

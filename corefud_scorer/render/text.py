@@ -4,17 +4,17 @@ other formats) and the synchronisation table. The JSON schema is
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..measures.further import SYNC_OPTIONS
+from ..measures.synchronisation import SYNC_OPTIONS
 from ..formats.profile import UA_SCORER_TEXT
 from ..formats.readers import profiles
 from ..measures.registry import CONLL_PARTS, CONLL_SCORE, FURTHER, MEASURES
 from ..measures.figures import mean_f1
 from ..jobs.options import for_format
 
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
 if TYPE_CHECKING:
     from ..results import MetricScore, Options, Result
+
 # The names 1.2 gives the matching modes in its header.
 MATCH_NAMES = {"exact": "exact", "partial": "partial-corefud", "head": "head"}
 COREF_METRICS = ("muc", "bcub", "ceafe", "ceafm", "blanc", "lea", "mention", "zero")

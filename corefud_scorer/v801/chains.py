@@ -23,9 +23,9 @@ starts without numpy.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Hashable, Sequence
 
 from ..alignment import assignment
 

@@ -27,13 +27,12 @@ if __name__ == "__main__" or os.path.basename(sys.argv[0]) == PROG:
 
     install(PROG)
 
-from typing import TYPE_CHECKING  # noqa: E402
-
 from .. import __version__  # noqa: E402
 from ..errors import ScorerError, run_command  # noqa: E402
 
 # Imported when used: the command sets up its interrupt handling first
 # (entry_point), and this module's import is all that comes before.
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
 if TYPE_CHECKING:
     from ..formats.readers.conll2012 import ConllDocument
     from .text import PairScore

@@ -18,11 +18,11 @@ from __future__ import annotations
 import inspect
 import os
 import stat
+from collections.abc import Iterator
 from functools import lru_cache
 from importlib import import_module
 from itertools import tee
 from types import ModuleType
-from typing import Iterator
 
 from ...errors import ScorerError
 from ...model import SourceDocument

@@ -17,7 +17,7 @@ brackets are read in the reference scorer's order by
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from ...errors import ScorerError
 from ..problems import STOP, Problems

@@ -19,7 +19,7 @@ held in memory.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..problems import STOP, Problems
 from .profiles import PROFILES

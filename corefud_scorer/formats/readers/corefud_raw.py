@@ -6,7 +6,7 @@ raw documents, a new one at each ``# newdoc``, not yet parsed by Udapi.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ...errors import ScorerError
 from ..problems import STOP, Problems

@@ -25,9 +25,9 @@ form (:func:`conll2012.coreference_column`), so that both forms get
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from itertools import accumulate
 from dataclasses import dataclass
-from typing import Iterator
 
 from ...errors import ScorerError
 from ...model import Sentence

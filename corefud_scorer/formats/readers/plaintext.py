@@ -17,13 +17,14 @@ format), is refused in one line.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from collections.abc import Iterator
 
 from ...errors import ScorerError
 from ..problems import STOP, Problems
 from .profiles import PROFILES
 from .files import open_bytes
 
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
 if TYPE_CHECKING:
     from .plaintext_document import PlaintextDocument
 

@@ -4,10 +4,9 @@ relabel mentions and move none)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...model import Mention
 
+TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
 if TYPE_CHECKING:
     from .classify import DocumentErrors
 

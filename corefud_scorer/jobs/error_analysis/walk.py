@@ -135,7 +135,7 @@ def analyse_documents(key: list[Document], response: list[Document], options=Non
     pairs them (their number and ids must agree)."""
     from ...results import Options
     from ..options import for_format
-    from ..pipeline import in_memory
+    from ..in_memory import in_memory
 
     options = for_format(options or Options())
     return report_of([analyse_loaded(k.load(), r.load(), options, jobs)
