@@ -14,8 +14,9 @@ shows it.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..errors import OptionError, plain_setting
 from ..alignment.match import MATCHING_MODES, MATCHING_SYNONYMS, ZERO_METHODS
@@ -41,20 +42,14 @@ SECTIONS = {
 FLAG, CHOICE, CHOICES, COUNT, NUMBER = "flag", "choice", "choices", "count", "number"
 
 
-@dataclass(frozen=True)
-class Field:
-    """One scoring option as the front ends ask for it."""
+class Field(namedtuple("Field", "name flag kind section label help choices default feature most",
+                       defaults=((), None, None, None))):
+    """One scoring option as the front ends ask for it: its ``flag`` is the
+    command line's spelling, its ``feature`` the profile feature it needs (a
+    key of OPTIONAL_FEATURES), ``most`` a count's largest value
+    (resampling's limits)."""
 
-    name: str
-    flag: str            # the command line's spelling
-    kind: str
-    section: str
-    label: str
-    help: str
-    choices: tuple = ()
-    default: object = None
-    feature: str | None = None  # the profile feature it needs (a key of OPTIONAL_FEATURES)
-    most: int | None = None     # a count's largest value (resampling's limits)
+    __slots__ = ()
 
     def to_dict(self) -> dict:
         return {"name": self.name, "flag": self.flag, "kind": self.kind, "section": self.section,
@@ -203,12 +198,11 @@ class OptionConflict(OptionError):
     the command line's usage error, the API's 422."""
 
 
-@dataclass(frozen=True)
-class Resolved:
-    """The options, and the flags that set others as they imply (said as a
-    warning once the options are known to be right)."""
-    options: Options
-    implied: tuple[str, ...] = ()
+class Resolved(namedtuple("Resolved", "options implied", defaults=((),))):
+    """The ``options``, and the flags that set others as they imply
+    (``implied``, said as a warning once the options are known to be right)."""
+
+    __slots__ = ()
 
 
 def resolve(asked: Mapping, fmt: str) -> Resolved:

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections import Counter
+from collections import Counter, namedtuple
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from itertools import zip_longest
 
 from .. import memory
@@ -99,15 +98,14 @@ def document_notes(p: Partition, key_doc: Document, response_doc: Document) -> l
     return notes
 
 
-@dataclass
-class Outcome:
-    """What scoring one document pair sends back (from a worker process too)."""
+class Outcome(namedtuple("Outcome", "result key_eids response_eids notes dropped")):
+    """What scoring one document pair sends back (from a worker process
+    too): the document's result, the entity ids that can recur in later
+    documents on each side, the ``notes`` ((side, kind, first example,
+    count) each) and what was ``dropped`` (counted kinds (COUNTED) ->
+    number, both sides)."""
 
-    result: DocumentResult
-    key_eids: list[str]       # entity ids that can recur in later documents
-    response_eids: list[str]
-    notes: list[tuple]        # (side, kind, first example, count)
-    dropped: dict[str, int]   # counted kinds (COUNTED) -> number, both sides
+    __slots__ = ()
 
 
 def _file_eids(source: SourceDocument, doc: Document) -> list[str]:
@@ -162,12 +160,10 @@ def _outcome_of(key_source: SourceDocument, key_doc: Document, response_source: 
 
 # --- from files to keyed streams of documents ---
 
-@dataclass
-class Group:
+class Group(namedtuple("Group", "key responses")):
     """One key file and its response files, each ``(name, local path)``."""
 
-    key: tuple[str, str]
-    responses: list[tuple[str, str]]
+    __slots__ = ()
 
 
 @contextlib.contextmanager
@@ -205,14 +201,12 @@ def files_format(pairs: list[tuple[str, str]], settings: list[Options]) -> str |
     return found.pop() if found else None
 
 
-@dataclass
-class KeyedStream:
-    """One key file and several response files as documents: each key
-    document with the response files' documents, in file order."""
+class KeyedStream(namedtuple("KeyedStream", "key_name response_names documents")):
+    """One key file and several response files as ``documents``: an
+    iterator of each key document with the response files' documents, in
+    file order."""
 
-    key_name: str
-    response_names: list[str]
-    documents: Iterator[tuple[SourceDocument, list[SourceDocument]]]
+    __slots__ = ()
 
 
 def keyed_streams(groups: list[Group], settings: list[Options], words: bool = False) -> list[KeyedStream]:
@@ -275,14 +269,11 @@ def work_keyed(streams: list[KeyedStream], settings: list[Options], work: Work,
     return ordered_map(_task, tasks(), jobs)
 
 
-@dataclass
-class Scored:
-    """What scoring one key file and one response file gives: documents,
-    warnings, counts."""
+class Scored(namedtuple("Scored", "documents warnings counts")):
+    """What scoring one key file and one response file gives: its documents'
+    results, its warnings' lines and its counts by kind."""
 
-    documents: list[DocumentResult]
-    warnings: list[str]
-    counts: dict[str, int]
+    __slots__ = ()
 
 
 def score_keyed(streams: list[KeyedStream], settings: list[Options], jobs: int = 1,

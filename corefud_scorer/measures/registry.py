@@ -12,18 +12,13 @@ when one of them is first computed, not by every command that reads the table.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import namedtuple
 
 from . import mentions, metrics
 from .figures import PLAIN, blanc, bridging, columns, prf, row, undefined_when_empty
 from .statistics import BlancCounts, BridgingCounts, Counts
 from .scores import CONLL_PARTS, CONLL_SCORE, MetricScore, from_counts  # noqa: F401  (re-exported)
 from ..lazy import lazy, later
-
-TYPE_CHECKING = False  # True for type checkers; typing is not imported at run time
-if TYPE_CHECKING:
-    from typing import Any
 
 further = lazy(f"{__package__}.further")
 empty_nodes = lazy(f"{__package__}.empty_nodes")
@@ -81,29 +76,23 @@ def _variation_of_information(statistics) -> dict:
     return {"variation_of_information": further.entropy_score(statistics).variation_of_information}
 
 
-@dataclass(frozen=True)
-class Measure:
-    """One measure: ``compute`` gives one document's statistics from what it
-    reads (a contingency, or the partition), ``empty`` the statistics of no
-    document, ``figures`` its recall, precision and F1 from summed
-    statistics, flattened (:mod:`~corefud_scorer.measures.figures`: one
-    function for the reported score and every resample; recall and precision
-    of one Counts unless said). ``resampled``: intervals and tests can
-    resample it. ``value``: an agreement coefficient's one value from its sum
-    (its score is that value alone). ``extra``: what else its score reports.
-    ``no_value``: why its score can have no value (the text's words)."""
+class Measure(namedtuple("Measure", "name reads compute empty figures resampled split_antecedents further "
+                                     "value extra no_value",
+                         defaults=(Counts, prf, True, AS_IS, False, None, None, "no value"))):
+    """One measure: what it ``reads`` (a contingency, or the partition, by
+    which ``compute`` gives one document's statistics), ``empty`` the
+    statistics of no document, ``figures`` its recall, precision and F1 from
+    summed statistics, flattened (:mod:`~corefud_scorer.measures.figures`:
+    one function for the reported score and every resample; recall and
+    precision of one Counts unless said). ``resampled``: intervals and tests
+    can resample it. ``split_antecedents``: what it does where they are
+    scored. ``further``: one of the further measures (``-m every`` adds
+    them; printed after 1.2's). ``value``: an agreement coefficient's one
+    value from its sum (its score is that value alone). ``extra``: what else
+    its score reports. ``no_value``: why its score can have no value (the
+    text's words)."""
 
-    name: str
-    reads: str
-    compute: Callable
-    empty: Callable[[], Any] = Counts
-    figures: Callable = prf
-    resampled: bool = True
-    split_antecedents: str = AS_IS
-    further: bool = False  # one of the further measures (-m every adds them; printed after 1.2's)
-    value: Callable | None = None
-    extra: Callable | None = None
-    no_value: str = "no value"
+    __slots__ = ()
 
     @property
     def of_contingency(self) -> bool:
