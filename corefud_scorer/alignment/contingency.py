@@ -156,7 +156,7 @@ class Side:
 
     @property
     def mentions(self) -> int:
-        return sum(len(e) for e in self.entities)
+        return sum(map(len, self.entities))
 
 
 def plural_mention(entity, by_id: dict, identity) -> PluralMention:

@@ -17,17 +17,18 @@ from collections.abc import Mapping
 from ..errors import plain_list
 from ..formats.readers.limits import statement
 
-# argparse's own wording, with Python's quoting of values and lists.
-_INVALID_CHOICE = re.compile(r"^(argument [^:]+): invalid choice: '?(.*?)'? \(choose from (.*)\)$")
-_QUOTED = re.compile(r"'([^']*)'")
+# argparse's own wording, with Python's quoting of values and lists (compiled
+# by re at the first mistake, not at every start).
+_INVALID_CHOICE = r"^(argument [^:]+): invalid choice: '?(.*?)'? \(choose from (.*)\)$"
+_QUOTED = r"'([^']*)'"
 
 
 def plain_message(message: str) -> str:
     """argparse's messages without Python's quotes and brackets."""
-    found = _INVALID_CHOICE.match(message)
+    found = re.match(_INVALID_CHOICE, message)
     if found:
         where, value, choices = found.groups()
-        return f"{where}: {value} is not one of {plain_list(_QUOTED.findall(choices) or choices.split(', '), 'or')}"
+        return f"{where}: {value} is not one of {plain_list(re.findall(_QUOTED, choices) or choices.split(', '), 'or')}"
     return message
 
 
