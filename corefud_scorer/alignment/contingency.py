@@ -194,11 +194,18 @@ def prepare(doc: Document, identity: Callable[[Mention], Hashable], keep_singlet
     dropped = Dropped()
     source = doc.discourse_deixis if discourse_deixis else doc.entities
     by_id = {entity.eid: entity for entity in source} if keep_split_antecedents else {}
+    # Zeros to leave out, if the document has any (one without is spared
+    # a look at each entity's mentions).
+    drop_zeros = not keep_zeros and any(m.is_zero for entity in source for m in entity.mentions)
     for entity in source:
-        seen = {}
-        for mention in entity.mentions:
-            seen.setdefault(identity(mention), mention)
-        dropped.repeated_mentions += len(entity.mentions) - len(seen)
+        given = entity.mentions
+        seen = dict(zip(map(identity, given), given))
+        if len(seen) < len(given):
+            # A span given twice: its first mention is the one kept.
+            seen = {}
+            for mention in given:
+                seen.setdefault(identity(mention), mention)
+            dropped.repeated_mentions += len(given) - len(seen)
         if keep_split_antecedents and entity.split_antecedents:
             plural = plural_mention(entity, by_id, identity)
             seen[identity(plural)] = plural
@@ -206,9 +213,10 @@ def prepare(doc: Document, identity: Callable[[Mention], Hashable], keep_singlet
             dropped.singletons += 1
             continue
         if not keep_zeros:
-            others = {ident: m for ident, m in seen.items() if not m.is_zero}
-            dropped.zeros += len(seen) - len(others)
-            seen = others
+            if drop_zeros:
+                others = {ident: m for ident, m in seen.items() if not m.is_zero}
+                dropped.zeros += len(seen) - len(others)
+                seen = others
             # An entity made only of zeros is gone, not an empty entity every
             # metric would count (MUC's s-1 links of an entity of size 0).
             if not seen:
