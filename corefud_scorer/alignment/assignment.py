@@ -152,6 +152,18 @@ def _solve(n_rows: int, n_cols: int, costs: list[dict]) -> list[int]:
     # the implicit value, so it is always followed explicitly.
     positive: set = set()
     for cur_row in range(n_rows):
+        row_costs = costs[cur_row]
+        if len(row_costs) == 1 and not positive:
+            (j, cost), = row_costs.items()
+            if row4col[j] == -1:
+                # The commonest row: one weight, in a column no row has yet.
+                # Every other column costs at least 0 (no dual is positive),
+                # so the path is that cell alone; the duals move as the
+                # search would move them (u by the cell's cost, v by 0).
+                u[cur_row] = cost
+                col4row[cur_row], row4col[j] = j, cur_row
+                free.take(j)
+                continue
         search = _Search(cur_row, n_cols, costs, u, v, row4col, free, positive)
         sink = search.run()
         search.update_duals(col4row)
