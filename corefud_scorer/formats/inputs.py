@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from dataclasses import dataclass
 
 from ..errors import ScorerError
 
@@ -17,12 +16,15 @@ STDIN = "-"
 CHUNK = 1 << 20
 
 
-@dataclass(frozen=True)
 class NamedFile:
     """A local file read where it is, named ``name`` in messages, warnings
     and settings (an upload kept under a name the server chose)."""
-    path: str
-    name: str
+
+    __slots__ = ("path", "name")
+
+    def __init__(self, path: str, name: str):
+        self.path = path
+        self.name = name
 
 
 def display_name(source) -> str:

@@ -13,7 +13,7 @@ macro-averages; intervals and tests resample the same statistics.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections import namedtuple
 
 from ..errors import ScorerError
 from ..formats.inputs import STDIN
@@ -32,22 +32,17 @@ if TYPE_CHECKING:
 # ask for them: a single pair does not pay for them (tests/test_startup.py).
 
 
-@dataclass(frozen=True)
-class Job:
+class Job(namedtuple("Job", "groups options names resampling errors jobs datasets",
+                     defaults=(Resampling(), False, 1, None))):
     """What to score: ``groups`` of ``(key, [response, ...])`` (paths,
     ``"-"`` or file-like objects; one group for a pair of files, one per
     dataset for a benchmark, whose ``datasets`` are then given: per system,
     its :class:`~corefud_scorer.jobs.bench.Dataset` list), the systems' ``names`` (one
-    per response), the options, resampling and whether to add the error
-    analysis of the one response."""
+    per response), the options, resampling, whether to add the error
+    analysis of the one response, and the processes to score in
+    (``jobs``)."""
 
-    groups: list[tuple]
-    options: Options
-    names: list[str]
-    resampling: Resampling = field(default_factory=Resampling)
-    errors: bool = False
-    jobs: int = 1
-    datasets: list[list[Dataset]] | None = None
+    __slots__ = ()
 
     @classmethod
     def pair(cls, key, responses: list, options: Options, names: list[str], **more) -> "Job":
@@ -80,19 +75,22 @@ class Job:
         check_compared(self.options, self.compared)
 
 
-@dataclass
 class JobResult:
     """What a job gives: the options as scored (the defaults of the files'
     format), per system its results (one per group), per system its
     benchmark (a benchmark job), the comparison (several systems, or
-    resampling asked), the error analysis, and the signature."""
+    resampling asked), the error analysis, and the signature; the last
+    three are added as the job makes them."""
 
-    options: Options
-    results: list[list[Result]]
-    signature: str
-    benches: list[Benchmark] | None = None
-    systems: Systems | None = None
-    errors: object | None = None
+    __slots__ = ("options", "results", "signature", "benches", "systems", "errors")
+
+    def __init__(self, options: Options, results: list[list[Result]], signature: str):
+        self.options = options
+        self.results = results
+        self.signature = signature
+        self.benches: list[Benchmark] | None = None
+        self.systems: Systems | None = None
+        self.errors: object | None = None
 
 
 def run(job: Job, progress=None, resampling_bar=None) -> JobResult:
