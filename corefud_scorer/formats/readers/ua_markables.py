@@ -250,13 +250,18 @@ class _Builder:
     def entities(self, markables: dict[str, _Markable], mentions: dict[str, Mention]) -> list[Entity]:
         by_entity: dict[str, list[Mention]] = {}
         non_referring: dict[str, list[Mention]] = {}
+        members_of_plurals = []  # the markables with ElementOf, read once every entity is known
         for markable_id, markable in markables.items():
             group = non_referring if markable.entity.endswith(PSEUDO_SUFFIX) else by_entity
-            group.setdefault(markable.entity, []).append(mentions[markable_id])
+            entity_mentions = group.get(markable.entity)
+            if entity_mentions is None:
+                group[markable.entity] = [mentions[markable_id]]
+            else:
+                entity_mentions.append(mentions[markable_id])
+            if "ElementOf" in markable.attributes:
+                members_of_plurals.append(markable)
         elements: dict[str, list[str]] = {}
-        for markable in markables.values():
-            if "ElementOf" not in markable.attributes:
-                continue
+        for markable in members_of_plurals:
             for plural in filter(None, markable.attributes["ElementOf"].split(",")):
                 if plural not in by_entity:
                     self.report("entity-id", f"ElementOf={plural} names no entity of the document", markable.line)
