@@ -158,6 +158,7 @@ def test_split_antecedents_need_singletons(capsys):
      "none is open", 23),
     (("ElementOf=3)", "ElementOf=8)"), "ElementOf=8 names no entity", 5),
     (("REFERENCE", "REFERENCES"), "unknown column 'REFERENCES'", 1),
+    (("MarkableID=m5)", "MarkableID=m5|Min)"), "markable attribute 'Min' is not NAME=VALUE", 17),
 ])
 def test_bad_ua_input_is_one_line_error(tmp_path, change, message, line):
     bad = tmp_path / "bad.conllu"
@@ -166,6 +167,16 @@ def test_bad_ua_input_is_one_line_error(tmp_path, change, message, line):
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1
     assert f"{bad}:{line}:" in err and message in err
+
+
+def test_validation_reports_every_attribute_that_is_not_name_value(tmp_path):
+    bad = tmp_path / "bad.conllu"
+    bad.write_text(UA[1].read_text().replace("MarkableID=m5)", "MarkableID=m5|Min|x=1|y)", 1))
+    code, out, err = run(["validate", "--key", UA[0], bad])
+    assert code == 2
+    assert [line for line in out.splitlines() if "NAME=VALUE" in line] == [
+        f"{bad}:17: error [entity-id]: markable attribute 'Min' is not NAME=VALUE",
+        f"{bad}:17: error [entity-id]: markable attribute 'y' is not NAME=VALUE"]
 
 
 def test_formats_must_agree():

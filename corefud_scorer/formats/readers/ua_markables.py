@@ -27,14 +27,29 @@ def build(doc, problems: Problems = STOP) -> Document:
     return _Builder(doc, problems).build()
 
 
-def _attributes(text: str, path: str, line: int, problems: Problems = STOP) -> dict:
+def _parsed(text: str) -> dict | None:
+    """A markable's attributes (``NAME=VALUE|...``) by name; None where an
+    item is not NAME=VALUE."""
     attributes = {}
     for item in text.split("|"):
         name, equals, value = item.partition("=")
         if not equals:
-            problems.error("entity-id", ScorerError(f"markable attribute {item!r} is not NAME=VALUE", (path, line)))
-            continue
+            return None
         attributes[name] = value
+    return attributes
+
+
+def _attributes(text: str, path: str, line: int, problems: Problems = STOP) -> dict:
+    """A markable's attributes by name, each item that is not NAME=VALUE
+    reported (and, where problems are collected, left out)."""
+    attributes = _parsed(text)
+    if attributes is None:
+        items = text.split("|")
+        for item in items:
+            if "=" not in item:
+                problems.error("entity-id", ScorerError(f"markable attribute {item!r} is not NAME=VALUE",
+                                                        (path, line)))
+        attributes = dict(item.split("=", 1) for item in items if "=" in item)
     return attributes
 
 
@@ -97,26 +112,21 @@ class _Builder:
             if cell[0] == "(" and cell.count("(") == 1 and len(stack) < most and word is not None:
                 # The commonest opening: one new markable on a word, closed at once or not,
                 # its attributes all NAME=VALUE with a MarkableID and an EntityID; anything
-                # else is left to _open, which reports it.
-                end = cell.find(")")
-                closed = end > 0
-                if not closed or end == len(cell) - 1:
-                    attributes = {}
-                    for item in cell[1:end if closed else None].split("|"):
-                        name, equals, value = item.partition("=")
-                        if not equals:
-                            break
-                        attributes[name] = value
-                    else:
-                        markable_id = attributes.get("MarkableID")
-                        entity = attributes.get("EntityID")
-                        if markable_id is not None and entity is not None and markable_id not in markables:
-                            markables[markable_id] = _Markable(entity, line, attributes, False,
-                                                               [word, word if closed else None])
-                            if not closed:
-                                stack.append(markable_id)
-                                unclosed += 1
-                            continue
+                # else is read item by item below, where _open reports what is wrong.
+                closed = cell[-1] == ")"
+                attributes = None
+                if cell.count(")") == (1 if closed else 0):  # no closing but its own
+                    attributes = _parsed(cell[1:-1] if closed else cell[1:])
+                if attributes is not None:
+                    markable_id = attributes.get("MarkableID")
+                    entity = attributes.get("EntityID")
+                    if markable_id is not None and entity is not None and markable_id not in markables:
+                        markables[markable_id] = _Markable(entity, line, attributes, False,
+                                                           [word, word if closed else None])
+                        if not closed:
+                            stack.append(markable_id)
+                            unclosed += 1
+                        continue
             covering = len(stack)
             for opening, text, closed_at_once, closing in self._items(column, cell, line):
                 if opening:
