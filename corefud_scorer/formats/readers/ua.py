@@ -223,9 +223,10 @@ class _Reader:
         """Read lines (the first numbered ``first``); yield each document
         they end. A token line is read the quick way while it can be; a
         token line that is not may start a sentence, so what that needs is
-        asked again after it (a blank line ends the sentence, and a comment
-        changes nothing the quick way reads: one inside a sentence is
-        refused, and columns are declared only between sentences)."""
+        asked again after it; a blank line ends the sentence, so no line
+        is read the quick way until one starts again, and a comment changes
+        nothing the quick way reads (one inside a sentence is refused, and
+        columns are declared only between sentences)."""
         least, count, form, marks, blank, forms, word_lines, base, before, columns = self._quick()
         for lineno, text in enumerate(texts, first):
             cells = text.split()
@@ -241,7 +242,7 @@ class _Reader:
                             kept.append((cell, lineno, position, word))
             elif not cells:
                 finished = self.blank(lineno)
-                least, count = _NO_QUICK[:2]
+                least, count, form, marks, blank, forms, word_lines, base, before, columns = _NO_QUICK
                 if finished is not None:
                     yield finished
             elif text[0] == "#":
