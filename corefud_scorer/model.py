@@ -136,17 +136,21 @@ def breakdown(counts) -> str:
     return ", ".join(f"{n} {name}" for name, n in counts.items() if n)
 
 
-# Plain named tuples (typing.NamedTuple would import typing for two classes).
-# sentence and word_order are ints, the columns strings as written.
-EmptyNode = namedtuple("EmptyNode", ("sentence", "word_order", "form", "lemma", "upos", "xpos", "feats", "deps"))
-EmptyNode.__doc__ = """An empty node as the CRAC empty-node evaluation compares it: its
+class EmptyNode(namedtuple("EmptyNode", "sentence word_order form lemma upos xpos feats deps")):
+    """An empty node as the CRAC empty-node evaluation compares it: its
     sentence (0-based in the document), the word it follows (``N`` of
-    ``N.M``), and its FORM, LEMMA, UPOS, XPOS, FEATS and DEPS as written."""
+    ``N.M``), both ints, and its FORM, LEMMA, UPOS, XPOS, FEATS and DEPS as
+    written."""
 
-# form a string, upos and feats strings or None.
-Word = namedtuple("Word", ("form", "upos", "feats"), defaults=(None, None))
-Word.__doc__ = """A word (or empty node) as error analysis shows and classifies it:
-    its form, its part of speech (UPOS, or the format's tag) and features."""
+    __slots__ = ()
+
+
+class Word(namedtuple("Word", "form upos feats", defaults=(None, None))):
+    """A word (or empty node) as error analysis shows and classifies it:
+    its form, its part of speech (UPOS, or the format's tag) and features
+    (None where there are none)."""
+
+    __slots__ = ()
 
 
 @dataclass
