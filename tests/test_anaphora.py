@@ -14,6 +14,7 @@ invented one from "Mary" to e1; "It" and "rained" non-referring.
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 from pathlib import Path
@@ -177,6 +178,26 @@ def test_validation_reports_every_attribute_that_is_not_name_value(tmp_path):
     assert [line for line in out.splitlines() if "NAME=VALUE" in line] == [
         f"{bad}:17: error [entity-id]: markable attribute 'Min' is not NAME=VALUE",
         f"{bad}:17: error [entity-id]: markable attribute 'y' is not NAME=VALUE"]
+
+
+@pytest.mark.parametrize("side", [0, 1])
+@pytest.mark.parametrize("content, message", [
+    (None, "no such file"),
+    (b"\xff\xfe\x00 not text", "not UTF-8 text"),
+    (b"", "holds no sentence: not a UA file"),
+    (gzip.compress(b"# newdoc id = d\n" * 200)[:30], "damaged gzip data"),
+])
+def test_a_file_naming_no_format_is_read_in_the_others_and_its_problem_said(tmp_path, side, content, message):
+    # Detected in the default format only for want of another, it does not
+    # make the pair's formats differ: the other file's reader says what is wrong.
+    bad = tmp_path / "bad.conllu"
+    if content is not None:
+        bad.write_bytes(content)
+    files = list(UA)
+    files[side] = bad
+    code, out, err = run(files)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert err.startswith(f"corefud-scorer: error: {bad}") and message in err
 
 
 def test_formats_must_agree():

@@ -156,10 +156,22 @@ def resolve_format(fmt: str | None, key_path: str, response_path: str) -> str:
     if fmt:
         return fmt
     key_format, response_format = detect_format(key_path), detect_format(response_path)
-    if key_format != response_format and not pairs(key_format, response_format):
-        raise ScorerError(f"the key is in the {key_format} format but the response in the "
-                          f"{response_format} format", (key_path, None), (response_path, None))
-    return key_format
+    if key_format == response_format or pairs(key_format, response_format):
+        return key_format
+    # A file whose text names no format (missing, empty, not text) is read
+    # in the other's, whose reader says what is wrong with it.
+    if not _text_names(response_path, response_format):
+        return key_format
+    if not _text_names(key_path, key_format):
+        return response_format
+    raise ScorerError(f"the key is in the {key_format} format but the response in the "
+                      f"{response_format} format", (key_path, None), (response_path, None))
+
+
+def _text_names(path: str, detected: str) -> bool:
+    """Whether a file's text names the format it was detected in (the
+    default format is also what a file naming none is detected in)."""
+    return detected != DEFAULT_FORMAT or reader(detected).sniff(_head(path))
 
 
 def source_format(path: str, fmt: str | None) -> str:
@@ -170,7 +182,7 @@ def source_format(path: str, fmt: str | None) -> str:
     detected = detect_format(path)
     if fmt is None or detected == fmt:
         return detected
-    if pairs(fmt, detected) and (detected != DEFAULT_FORMAT or reader(detected).sniff(_head(path))):
+    if pairs(fmt, detected) and _text_names(path, detected):
         return detected
     return fmt
 
